@@ -1,0 +1,190 @@
+/* buf.c: growable strings, and the escaping every output path shares. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xmalloc.h"
+
+void
+buf_init(struct buf *b)
+{
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+void
+buf_release(struct buf *b)
+{
+	free(b->s);
+	buf_init(b);
+}
+
+void
+buf_clear(struct buf *b)
+{
+	b->len = 0;
+	if (b->s != NULL)
+		b->s[0] = '\0';
+}
+
+static void
+buf_reserve(struct buf *b, size_t n)
+{
+	b->s = xgrow(b->s, &b->cap, b->len + n + 1, 1);
+}
+
+void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_addc(struct buf *b, char c)
+{
+	buf_add(b, &c, 1);
+}
+
+void
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n <= 0)
+		return;
+	buf_reserve(b, (size_t)n);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *
+buf_detach(struct buf *b)
+{
+	char *s = b->s ? b->s : xstrdup("");
+
+	buf_init(b);
+	return s;
+}
+
+size_t
+utf8_seqlen(const unsigned char *p, size_t n)
+{
+	unsigned c = p[0];
+	size_t len, i;
+	unsigned cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+void
+buf_add_safe(struct buf *b, const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	size_t i = 0, l;
+
+	while (i < n) {
+		if (u[i] == '\t') {
+			buf_addc(b, ' ');
+			i++;
+		} else if (u[i] < 0x20 || u[i] == 0x7f) {
+			buf_addc(b, '^');
+			buf_addc(b, (char)(u[i] == 0x7f ? '?' : u[i] + '@'));
+			i++;
+		} else if (u[i] < 0x80) {
+			buf_addc(b, (char)u[i]);
+			i++;
+		} else if ((l = utf8_seqlen(u + i, n - i)) != 0 &&
+		    !(l == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)) {
+			/* C1 controls (U+0080..U+009F) are escapes too. */
+			buf_add(b, u + i, l);
+			i += l;
+		} else {
+			buf_printf(b, "\\x%02x", u[i]);
+			i++;
+		}
+	}
+}
+
+void
+buf_add_json(struct buf *b, const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	size_t i = 0, l;
+
+	while (i < n) {
+		unsigned c = u[i];
+
+		if (c == '"' || c == '\\') {
+			buf_addc(b, '\\');
+			buf_addc(b, (char)c);
+			i++;
+		} else if (c == '\n') {
+			buf_adds(b, "\\n");
+			i++;
+		} else if (c == '\t') {
+			buf_adds(b, "\\t");
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			buf_printf(b, "\\u%04x", c);
+			i++;
+		} else if (c < 0x80) {
+			buf_addc(b, (char)c);
+			i++;
+		} else if ((l = utf8_seqlen(u + i, n - i)) != 0) {
+			buf_add(b, u + i, l);
+			i += l;
+		} else {
+			buf_adds(b, "\\ufffd");
+			i++;
+		}
+	}
+}

@@ -1,0 +1,16 @@
+/* encyclopedia.h: entries rendered as text for the terminal, headless. */
+#ifndef RW_ENCYCLOPEDIA_H
+#define RW_ENCYCLOPEDIA_H
+
+#include "buf.h"
+#include "rulebook.h"
+
+/* One line per entry: id, category, severity, title. */
+void	encyclopedia_list(const struct rulebook *rb, struct buf *out);
+/* The whole entry, wrapped at width columns. */
+void	encyclopedia_show(const struct entry *e, int width, struct buf *out);
+/* Append s wrapped at width, every line starting with indent. */
+void	encyclopedia_wrap(struct buf *out, const char *s, const char *indent,
+	    const char *first, int width);
+
+#endif

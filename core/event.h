@@ -1,0 +1,48 @@
+/* event.h: a matched line: which signature, which rank, when, what facts.
+ * An event keeps a short copy of its line (for reports) and where the line
+ * is (file, line number, byte offset), never the log itself. */
+#ifndef RW_EVENT_H
+#define RW_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "line.h"
+#include "rulebook.h"
+
+#define EVENT_TEXT_MAX	400
+#define FACT_VALUE_MAX	120
+
+struct fact {
+	int	 id;		/* rulebook fact id */
+	char	*value;
+};
+
+struct event {
+	const struct signature	*sig;
+	int			 rank;		/* -1: unattributed */
+	enum rank_from		 rank_from;
+	struct stamp		 ts;
+	struct stamp		 upper;		/* for a borrowed time: the next own time in the file */
+	const char		*file;		/* the source's name (not owned) */
+	unsigned long		 lineno;
+	uint64_t		 offset;
+	unsigned		 flags;		/* LINE_* */
+	char			*text;		/* the raw line, cut at EVENT_TEXT_MAX */
+	char			*host;		/* NULL when unknown */
+	struct fact		*facts;
+	size_t			 nfacts;
+	size_t			 order;		/* arrival order */
+};
+
+/* Build an event from a parsed line and a match (ov from PCRE2 on msg). */
+struct event	*event_new(const struct signature *sig, const struct line *ln,
+		    const char *file, const char *subject, const size_t *ov);
+void		 event_free(struct event *ev);
+const char	*event_fact(const struct event *ev, int id);
+/* Numeric value of a fact; returns 0 when absent or not a number. */
+int		 event_fact_num(const struct event *ev, int id, double *out);
+/* Ordering for "which came first": time, then arrival. */
+int		 event_cmp_time(const struct event *a, const struct event *b);
+
+#endif

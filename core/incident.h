@@ -1,0 +1,139 @@
+/* incident.h: what the events of a run add up to.
+ * The incident collects events and per-rank activity as lines arrive
+ * (incident_add_line, incident_add_event), and reasons over them on
+ * demand (incident_analyse): which rank failed first (initiating), which
+ * only reported the fallout (collateral), which went silent or fell
+ * behind (suspects of a hang), and which encyclopedia entries explain it,
+ * best first. Analysis reads the collected state and changes nothing, so
+ * it can run after every batch of appended lines. */
+#ifndef RW_INCIDENT_H
+#define RW_INCIDENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "rulebook.h"
+
+#define INCIDENT_MAX_RANK	(1 << 20)
+#define INCIDENT_KEEP		3	/* events kept per rank and signature, plus the last */
+#define TIMELINE_BINS		256
+
+enum verdict {
+	VERDICT_HEALTHY,
+	VERDICT_FAILURE,
+	VERDICT_HANG,
+};
+
+enum rank_role {
+	RR_HEALTHY,
+	RR_INITIATING,
+	RR_COLLATERAL,
+	RR_SUSPECT,	/* stalled, behind or otherwise pointed at in a hang */
+	RR_SILENT,	/* stopped writing, or never wrote */
+	RR__COUNT
+};
+
+struct rankstate {
+	int		 rank;
+	unsigned long	 lines;
+	uint64_t	 bytes;
+	struct stamp	 first, last;	/* first and last line with a time of its own */
+	double		 step;		/* last training step seen, -1 */
+	struct stamp	 step_ts;
+	char		*host;
+	uint32_t	*sigcount;	/* per signature */
+	int32_t		*lastslot;	/* per signature: index of the "last" copy, -1 */
+	uint32_t	 bins[TIMELINE_BINS];	/* lines per time slice */
+	uint16_t	 binrole[TIMELINE_BINS];	/* 1 << role of events per slice */
+	/* filled by incident_analyse */
+	enum rank_role	 role;
+	const struct event *first_event;	/* first initiating/collateral/symptom */
+	char		*why;			/* one phrase for the role */
+};
+
+struct suspect {
+	int	 rank;
+	double	 score;
+	char	*reason;
+};
+
+struct condresult {
+	const struct condition	*cond;
+	int			 met;
+	int			*blamed;	/* ranks */
+	size_t			 nblamed;
+	char			*detail;	/* "NumelIn 16320 on rank 5 vs 16384 on 7 ranks" */
+};
+
+struct diagnosis {
+	const struct entry	 *entry;
+	double			  evidence;
+	double			  score;	/* 0..1 */
+	int			  owns_initiating;
+	const struct event	**evidence_events;	/* first event of each matched signature */
+	size_t			  nevidence;
+	struct condresult	**conds;	/* met conditions of this entry */
+	size_t			  nconds;
+	size_t			  ranks;	/* ranks with events of this entry */
+	size_t			  ranks_initiating, ranks_collateral;
+};
+
+struct analysis {
+	enum verdict		 verdict;
+	const struct event	*initiating;	/* NULL in a hang */
+	const char		*confidence;	/* "high" "medium" "low" */
+	char			*reason;
+	struct suspect		*suspects;	/* best first */
+	size_t			 nsuspects;
+	struct diagnosis	*diags;		/* best first */
+	size_t			 ndiags;
+	struct condresult	*conds;		/* one per rulebook condition */
+	size_t			 nconds;
+	size_t			 role_count[RR__COUNT];
+	int			 world;		/* ranks expected (highest + 1) */
+	int			 multi_host;	/* events from more than one host */
+};
+
+struct incident {
+	const struct rulebook	*rb;
+	struct rankstate	**ranks;	/* indexed by rank */
+	size_t			  nranks;	/* highest rank + 1 */
+	struct rankstate	  unattributed;
+	struct event		**events;
+	size_t			  nevents, capevents;
+	size_t			  order;
+	unsigned long		  lines;
+	uint64_t		  bytes;
+	unsigned long		  timed_lines;
+	struct stamp		  first, last;	/* of the whole run */
+	int64_t			  bin0;		/* timeline origin (sec) */
+	int64_t			  binw;		/* seconds per bin, 0 = unset */
+	int			  step_fact;	/* fact ids the engine reads */
+	int			  rank_fact, host_fact, exit_fact;
+	struct analysis		  an;
+	int			  analysed;
+};
+
+struct incident	*incident_new(const struct rulebook *rb);
+void		 incident_free(struct incident *in);
+/* Account for one line (activity, times); call for every line. */
+void		 incident_add_line(struct incident *in, const struct line *ln);
+/* Take an event (the incident owns it from now on). */
+void		 incident_add_event(struct incident *in, struct event *ev);
+/* Reason over what has been collected; the result stays valid until the
+ * next add or analyse. */
+const struct analysis *incident_analyse(struct incident *in);
+
+struct rankstate *incident_rank(const struct incident *in, int rank);
+/* Number of ranks that wrote at least one line. */
+size_t		 incident_active_ranks(const struct incident *in);
+
+const char	*verdict_name(enum verdict v);
+const char	*rank_role_name(enum rank_role r);
+/* "0-136,138-255" for the ranks whose role is r; caller frees. */
+char		*incident_ranks_with_role(const struct incident *in, enum rank_role r);
+/* Compress a sorted list of ranks into ranges; caller frees. */
+char		*ranks_compress(const int *ranks, size_t n);
+
+#endif

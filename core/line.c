@@ -1,0 +1,791 @@
+/* line.c: peel prefixes and headers off a log line; give it a rank and a time.
+ * Hand-written matchers, not regexes: this runs on every line of every file.
+ * It must never read past len and never allocate. */
+#include "config.h"
+
+#include <string.h>
+
+#include "line.h"
+
+static int
+isdig(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+isupper_(char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static int
+isalpha_(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int
+issev(char c)
+{
+	return c == 'F' || c == 'E' || c == 'W' || c == 'I' || c == 'V';
+}
+
+/* Read a decimal number of at most maxd digits; returns digits read. */
+static size_t
+number(const char *p, size_t n, size_t maxd, long *out)
+{
+	size_t i = 0;
+	long v = 0;
+
+	while (i < n && i < maxd && isdig(p[i])) {
+		v = v * 10 + (p[i] - '0');
+		i++;
+	}
+	if (i == 0 || (i < n && isdig(p[i])))
+		return 0;
+	*out = v;
+	return i;
+}
+
+static int
+starts(const char *p, size_t n, const char *lit)
+{
+	size_t l = strlen(lit);
+
+	return n >= l && memcmp(p, lit, l) == 0;
+}
+
+const char *
+rank_from_name(enum rank_from f)
+{
+	switch (f) {
+	case RANK_NONE:
+		return "none";
+	case RANK_GROUP:
+		return "group-rank";
+	case RANK_FILE:
+		return "file";
+	case RANK_INHERIT:
+		return "record";
+	case RANK_LOCAL:
+		return "local-rank";
+	case RANK_SUMMARY:
+		return "torchrun-summary";
+	case RANK_LABEL:
+		return "launcher-label";
+	case RANK_PREFIX:
+		return "rank-prefix";
+	}
+	return "?";
+}
+
+void
+linestate_init(struct linestate *st, int file_rank, int node, int64_t mtime)
+{
+	memset(st, 0, sizeof *st);
+	st->file_rank = file_rank;
+	st->node = node;
+	st->anchor = mtime;
+	st->record_rank = -1;
+	st->sum_rank = -1;
+	st->max_local = -1;
+}
+
+/* --- launcher prefixes ------------------------------------------------ */
+
+struct peeled {
+	int	prefix_rank;	/* [rankN]: */
+	int	label;		/* srun label / mpi rank */
+	int	tee_local;	/* [defaultN]: */
+	int	tee_global;	/* [N]: template with ${rank} */
+	int	any;
+};
+
+/* One launcher prefix at p; returns its length or 0. */
+static size_t
+peel_one(const char *p, size_t n, struct peeled *pl)
+{
+	size_t i, d;
+	long v, w;
+
+	if (n == 0)
+		return 0;
+	/* srun --label: "%*d: " space padded; het jobs "P%u %*d: " */
+	i = 0;
+	if (p[0] == 'P' && n > 1 && isdig(p[1])) {
+		if ((d = number(p + 1, n - 1, 6, &w)) == 0)
+			return 0;
+		i = 1 + d;
+		if (i >= n || p[i] != ' ')
+			return 0;
+	}
+	while (i < n && p[i] == ' ' && i < 12)
+		i++;
+	if (i < n && isdig(p[i]) && (d = number(p + i, n - i, 6, &v)) != 0 &&
+	    i + d + 1 < n && p[i + d] == ':' && p[i + d + 1] == ' ') {
+		pl->label = (int)v;
+		return i + d + 2;
+	}
+	if (p[0] == '[') {
+		/* PyTorch [rankN]: (C++ logger: no space; excepthook: a space) */
+		if (starts(p, n, "[rank") && (d = number(p + 5, n - 5, 7, &v)) != 0 &&
+		    5 + d + 1 < n + 1 && starts(p + 5 + d, n - 5 - d, "]:")) {
+			i = 5 + d + 2;
+			pl->prefix_rank = (int)v;
+			if (i < n && p[i] == ' ')
+				i++;
+			return i;
+		}
+		/* Lightning [rank: N] */
+		if (starts(p, n, "[rank: ") && (d = number(p + 7, n - 7, 7, &v)) != 0 &&
+		    starts(p + 7 + d, n - 7 - d, "] ")) {
+			pl->prefix_rank = (int)v;
+			return 7 + d + 2;
+		}
+		/* Open MPI --tag-output [jobid,rank]<stream>: */
+		if ((d = number(p + 1, n - 1, 12, &w)) != 0 && 1 + d < n &&
+		    p[1 + d] == ',') {
+			i = 2 + d;
+			if ((d = number(p + i, n - i, 7, &v)) != 0 &&
+			    starts(p + i + d, n - i - d, "]<")) {
+				const char *e = memchr(p + i + d, '>', n - i - d);
+
+				if (e != NULL && e + 1 < p + n && e[1] == ':') {
+					pl->label = (int)v;
+					i = (size_t)(e - p) + 2;
+					if (i < n && p[i] == ' ')
+						i++;
+					return i;
+				}
+			}
+			return 0;
+		}
+		/* torchrun --tee [roleN]: (local rank), or a ${rank} template [N]:
+		 * followed by text ("[0]:" alone is the failure summary). */
+		for (i = 1; i < n && i < 64 && (isalpha_(p[i]) || p[i] == '_'); i++)
+			;
+		if ((d = number(p + i, n - i, 6, &v)) != 0 &&
+		    starts(p + i + d, n - i - d, "]:")) {
+			if (i == 1) {
+				if (i + d + 2 >= n)
+					return 0;
+				pl->tee_global = (int)v;
+			} else
+				pl->tee_local = (int)v;
+			return i + d + 2;
+		}
+		return 0;
+	}
+	/* Ray: "(Actor pid=123, ip=10.0.0.1) " or "(w, rank=1, pid=2, ip=...) " */
+	if (p[0] == '(') {
+		const char *e = memchr(p, ')', n < 256 ? n : 256);
+		const char *q;
+
+		if (e == NULL || e + 1 >= p + n || e[1] != ' ')
+			return 0;
+		for (q = p; q + 4 < e; q++)
+			if (memcmp(q, "pid=", 4) == 0 && (q == p + 1 || q[-1] == ' '))
+				break;
+		if (q + 4 >= e)
+			return 0;
+		for (q = p; q + 5 < e; q++)
+			if (memcmp(q, "rank=", 5) == 0 &&
+			    number(q + 5, (size_t)(e - q - 5), 7, &v) != 0) {
+				pl->label = (int)v;
+				break;
+			}
+		return (size_t)(e - p) + 2;
+	}
+	return 0;
+}
+
+/* --- headers ------------------------------------------------------------ */
+
+struct header {
+	struct civil	c;
+	int		has_time;
+	int		epoch;		/* c holds nothing; ep is an epoch */
+	long long	ep;
+	char		sev;
+};
+
+static size_t
+skip_level_word(const char *p, size_t n)
+{
+	static const char *const words[] = { "DEBUG", "INFO", "WARNING", "WARN",
+	    "ERROR", "CRITICAL", "FATAL", NULL };
+	size_t i;
+
+	for (i = 0; words[i] != NULL; i++) {
+		size_t l = strlen(words[i]);
+
+		if (n > l && memcmp(p, words[i], l) == 0 && (p[l] == ' ' || p[l] == ':'))
+			return l + 1 + (p[l] == ':' && n > l + 1 && p[l + 1] == ' ');
+	}
+	return 0;
+}
+
+static size_t
+skip_separators(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (p[i] == ' ' || p[i] == '-' || p[i] == '|') && i < 8)
+		i++;
+	return i;
+}
+
+/* c10 "[E1218 20:27:21.426415540 File.cpp:629] " or "[E File.cpp:474] " */
+static size_t
+header_c10(const char *p, size_t n, struct header *h)
+{
+	size_t i = 2, d;
+	long mmdd;
+	const char *e;
+
+	if (n < 8 || p[0] != '[' || !issev(p[1]))
+		return 0;
+	if (isdig(p[2])) {
+		if ((d = number(p + 2, n - 2, 4, &mmdd)) < 3 || 2 + d >= n ||
+		    p[2 + d] != ' ')
+			return 0;
+		i = 2 + d + 1;
+		if ((d = stamp_parse_hms(p + i, n - i, &h->c)) == 0)
+			return 0;
+		h->c.mon = (int)(mmdd / 100);
+		h->c.mday = (int)(mmdd % 100);
+		h->c.year = 0;
+		/* The 9-digit fraction is CLOCK_MONOTONIC, not wall time. */
+		h->c.has_frac = 0;
+		h->c.nsec = 0;
+		h->has_time = 1;
+		i += d;
+	}
+	if (i >= n || p[i] != ' ')
+		return 0;
+	e = memchr(p + i, ']', n - i < 200 ? n - i : 200);
+	if (e == NULL || e + 1 >= p + n || e[1] != ' ' || memchr(p + i + 1, ' ',
+	    (size_t)(e - p - i - 1)) != NULL || memchr(p + i, ':', (size_t)(e - p - i)) == NULL)
+		return 0;
+	h->sev = p[1];
+	return (size_t)(e - p) + 2;
+}
+
+/* glog / torch._logging "E0506 12:00:00.123456 12345 file.py:528] " */
+static size_t
+header_glog(const char *p, size_t n, struct header *h)
+{
+	size_t i, d;
+	long mmdd, tid;
+	const char *e;
+
+	if (n < 24 || !issev(p[0]) || number(p + 1, n - 1, 4, &mmdd) != 4 ||
+	    p[5] != ' ')
+		return 0;
+	if ((d = stamp_parse_hms(p + 6, n - 6, &h->c)) == 0)
+		return 0;
+	i = 6 + d;
+	while (i < n && p[i] == ' ')
+		i++;
+	if ((d = number(p + i, n - i, 10, &tid)) == 0 || i + d >= n || p[i + d] != ' ')
+		return 0;
+	i += d + 1;
+	e = memchr(p + i, ']', n - i < 300 ? n - i : 300);
+	if (e == NULL || e + 1 >= p + n || e[1] != ' ' ||
+	    memchr(p + i, ' ', (size_t)(e - p - i)) != NULL)
+		return 0;
+	h->c.mon = (int)(mmdd / 100);
+	h->c.mday = (int)(mmdd % 100);
+	h->c.year = 0;
+	h->has_time = 1;
+	h->sev = p[0];
+	return (size_t)(e - p) + 2;
+}
+
+/* "[2024-05-01 12:00:00,123] " then optional "[INFO] ", "[file:1:fn] ",
+ * "logger.name: [LEVEL] " (DeepSpeed, old torchrun, NCCL 2.26+, Megatron). */
+static size_t
+header_bracket_date(const char *p, size_t n, struct header *h)
+{
+	size_t i = 0, d;
+	const char *e;
+
+	if (i < n && p[i] == ' ')
+		i++;
+	if (i >= n || p[i] != '[')
+		return 0;
+	if ((d = stamp_parse_iso(p + i + 1, n - i - 1, &h->c)) == 0 ||
+	    i + 1 + d >= n || p[i + 1 + d] != ']')
+		return 0;
+	h->has_time = 1;
+	i += 1 + d + 1;
+	while (i < n && p[i] == ' ')
+		i++;
+	/* [LEVEL] */
+	if (i < n && p[i] == '[') {
+		size_t j = i + 1;
+
+		while (j < n && isupper_(p[j]))
+			j++;
+		if (j > i + 1 && j + 1 < n && p[j] == ']' && p[j + 1] == ' ') {
+			h->sev = p[i + 1];
+			i = j + 2;
+		}
+	}
+	/* [file.py:12:func] */
+	if (i < n && p[i] == '[' && (e = memchr(p + i, ']', n - i < 200 ? n - i : 200)) != NULL &&
+	    e + 1 < p + n && e[1] == ' ' && memchr(p + i, ':', (size_t)(e - p - i)) != NULL &&
+	    memchr(p + i, ' ', (size_t)(e - p - i)) == NULL)
+		i = (size_t)(e - p) + 2;
+	/* logger.name: [LEVEL] */
+	else if (i < n && (isalpha_(p[i]) || p[i] == '_')) {
+		size_t j = i;
+
+		while (j < n && (isalpha_(p[j]) || isdig(p[j]) || p[j] == '.' || p[j] == '_'))
+			j++;
+		if (j + 3 < n && p[j] == ':' && p[j + 1] == ' ' && p[j + 2] == '[') {
+			size_t k = j + 3;
+
+			while (k < n && isupper_(p[k]))
+				k++;
+			if (k > j + 3 && k + 1 < n && p[k] == ']' && p[k + 1] == ' ') {
+				h->sev = p[j + 3];
+				i = k + 2;
+			}
+		}
+	}
+	return i;
+}
+
+/* "2024-05-01 12:00:00,123 " (Python logging), ISO 8601 */
+static size_t
+header_iso(const char *p, size_t n, struct header *h)
+{
+	size_t d, i;
+
+	if ((d = stamp_parse_iso(p, n, &h->c)) == 0)
+		return 0;
+	if (d < n && p[d] != ' ' && p[d] != '\t' && p[d] != ']' && p[d] != '|')
+		return 0;
+	h->has_time = 1;
+	i = d;
+	if (i < n && p[i] == ']')
+		i++;
+	i += skip_separators(p + i, n - i);
+	d = skip_level_word(p + i, n - i);
+	if (d) {
+		h->sev = p[i];
+		i += d;
+		i += skip_separators(p + i, n - i);
+	}
+	return i;
+}
+
+/* "[NeMo I 2024-07-31 19:59:50 utils:47] " */
+static size_t
+header_nemo(const char *p, size_t n, struct header *h)
+{
+	size_t d;
+	const char *e;
+
+	if (!starts(p, n, "[NeMo ") || n < 30 || p[7] != ' ')
+		return 0;
+	if ((d = stamp_parse_iso(p + 8, n - 8, &h->c)) == 0)
+		return 0;
+	e = memchr(p + 8 + d, ']', n - 8 - d);
+	if (e == NULL)
+		return 0;
+	h->has_time = 1;
+	h->sev = p[6];
+	return (size_t)(e - p) + 1 + (e + 1 < p + n && e[1] == ' ');
+}
+
+/* dmesg "[ 1399.140318] ": seconds since boot, no wall clock. */
+static size_t
+header_dmesg(const char *p, size_t n)
+{
+	size_t i = 1;
+	long v;
+	size_t d;
+
+	if (n < 10 || p[0] != '[')
+		return 0;
+	while (i < n && p[i] == ' ')
+		i++;
+	if ((d = number(p + i, n - i, 10, &v)) == 0 || i + d >= n || p[i + d] != '.')
+		return 0;
+	i += d + 1;
+	if ((d = number(p + i, n - i, 9, &v)) < 6 || i + d + 1 >= n ||
+	    p[i + d] != ']')
+		return 0;
+	return i + d + 1 + (p[i + d + 1] == ' ');
+}
+
+static size_t
+parse_header(const char *p, size_t n, struct header *h)
+{
+	size_t l;
+
+	if (n == 0)
+		return 0;
+	if (p[0] == '[') {
+		if (n > 2 && issev(p[1]) && (isdig(p[2]) || p[2] == ' ') &&
+		    (l = header_c10(p, n, h)) != 0)
+			return l;
+		if (n > 2 && isdig(p[1]) && (l = header_bracket_date(p, n, h)) != 0)
+			return l;
+		if ((l = header_nemo(p, n, h)) != 0)
+			return l;
+		return header_dmesg(p, n);
+	}
+	if (p[0] == ' ' && n > 2 && p[1] == '[' && isdig(p[2]))
+		return header_bracket_date(p, n, h);
+	if (issev(p[0]) && n > 1 && isdig(p[1]))
+		return header_glog(p, n, h);
+	if (isdig(p[0]))
+		return header_iso(p, n, h);
+	return 0;
+}
+
+/* NCCL "host:pid:tid " and "[dev] " (the file:line NCCL LEVEL part stays). */
+static size_t
+peel_nccl(const char *p, size_t n, struct line *out)
+{
+	size_t i = 0, h, d;
+	long pid, tid, dev;
+
+	while (i < n && i < 256 && p[i] != ':' && p[i] != ' ' && p[i] != '\t')
+		i++;
+	if (i == 0 || i >= n || p[i] != ':')
+		return 0;
+	h = i;
+	i++;
+	if ((d = number(p + i, n - i, 10, &pid)) == 0 || i + d >= n || p[i + d] != ':')
+		return 0;
+	i += d + 1;
+	if ((d = number(p + i, n - i, 10, &tid)) == 0 || i + d >= n || p[i + d] != ' ')
+		return 0;
+	i += d + 1;
+	if (i < n && p[i] == '[' && (d = number(p + i + 1, n - i - 1, 4, &dev)) != 0 &&
+	    i + 1 + d + 1 < n && p[i + 1 + d] == ']' && p[i + 2 + d] == ' ')
+		i += d + 3;
+	/* Only a real NCCL line: "NCCL " must follow within the next field. */
+	{
+		const char *q = p + i;
+		size_t rest = n - i < 160 ? n - i : 160;
+		int ok = 0;
+		size_t k;
+
+		for (k = 0; k + 5 <= rest; k++)
+			if (memcmp(q + k, "NCCL ", 5) == 0) {
+				ok = 1;
+				break;
+			}
+		if (!ok)
+			return 0;
+	}
+	out->host = p;
+	out->hostlen = h;
+	out->pid = pid;
+	return i;
+}
+
+/* "[Rank 3] " or "[PG ID 0 PG GUID 0(default_pg) Rank 3] " at msg start. */
+static int
+group_rank(const char *p, size_t n)
+{
+	const char *e, *q;
+	long v;
+
+	if (n < 8 || p[0] != '[')
+		return -1;
+	if (!starts(p, n, "[Rank ") && !starts(p, n, "[PG "))
+		return -1;
+	e = memchr(p, ']', n < 120 ? n : 120);
+	if (e == NULL)
+		return -1;
+	for (q = e - 1; q > p && isdig(*q); q--)
+		;
+	if (q + 1 == e || q - p < 5 || memcmp(q - 4, "Rank ", 5) != 0)
+		return -1;
+	if (number(q + 1, (size_t)(e - q - 1), 7, &v) == 0)
+		return -1;
+	return (int)v;
+}
+
+/* A line with no prefix that continues the record above it. */
+static int
+is_continuation(const char *p, size_t n)
+{
+	if (n == 0)
+		return 0;
+	if (p[0] == ' ' || p[0] == '\t')
+		return 1;
+	if (p[0] == '#' && n > 1 && isdig(p[1]))
+		return 1;
+	return starts(p, n, "frame #") || starts(p, n, "Exception raised from ") ||
+	    starts(p, n, "terminate called after throwing") ||
+	    starts(p, n, "Last error:") || starts(p, n, "Traceback (most recent") ||
+	    (starts(p, n, "nccl") && n > 5 && isupper_(p[4])) ||
+	    starts(p, n, "During handling of the above exception") ||
+	    starts(p, n, "The above exception was the direct cause") ||
+	    starts(p, n, "CUDA kernel errors might be") ||
+	    starts(p, n, "For debugging consider passing") ||
+	    starts(p, n, "Compile with `TORCH_USE_CUDA_DSA`");
+}
+
+/* An exception line "pkg.mod.SomeError: text" that ends a traceback. */
+static int
+is_exception_line(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && i < 200 && (isalpha_(p[i]) || isdig(p[i]) || p[i] == '.' || p[i] == '_'))
+		i++;
+	if (i < 5 || i >= n || p[i] != ':')
+		return 0;
+	return (i >= 5 && memcmp(p + i - 5, "Error", 5) == 0) ||
+	    (i >= 9 && memcmp(p + i - 9, "Exception", 9) == 0) ||
+	    (i >= 9 && memcmp(p + i - 9, "Interrupt", 9) == 0);
+}
+
+/* The torchrun failure summary: attribute its fields to the rank each
+ * "[idx]:" entry names, with the time the agent wrote down. */
+static void
+summary_line(struct linestate *st, struct line *out)
+{
+	const char *p = out->msg;
+	size_t n = out->msglen, d;
+	long v;
+	struct civil c;
+
+	if (n >= 10 && (p[0] == '=' || p[0] == '-')) {
+		size_t i = 0;
+
+		while (i < n && p[i] == p[0])
+			i++;
+		if (i == n) {
+			if (p[0] == '=' && st->sum_state && st->sum_root)
+				st->sum_state = st->sum_root = 0;
+			else if (p[0] == '=')
+				st->sum_state = 1;
+			st->sum_rank = -1;
+			return;
+		}
+	}
+	if (starts(p, n, "Root Cause (first observed failure):")) {
+		st->sum_state = 1;
+		st->sum_root = 1;
+		st->sum_rank = -1;
+		return;
+	}
+	if (starts(p, n, "Failures:")) {
+		st->sum_state = 1;
+		st->sum_root = 0;
+		st->sum_rank = -1;
+		return;
+	}
+	if (!st->sum_state)
+		return;
+	if (p[0] == '[' && (d = number(p + 1, n - 1, 6, &v)) != 0 &&
+	    starts(p + 1 + d, n - 1 - d, "]:") && 1 + d + 2 == n) {
+		st->sum_rank = -1;
+		st->sum_time.flags = 0;
+		return;
+	}
+	if (starts(p, n, "  time      : ") &&
+	    stamp_parse_torchrun(p + 14, n - 14, &c) != 0 &&
+	    stamp_from_civil(&c, &st->sum_time) == 0) {
+		st->sum_time.flags |= STAMP_REPORTED;
+		return;
+	}
+	if (starts(p, n, "  rank      : ") && number(p + 14, n - 14, 7, &v) != 0)
+		st->sum_rank = (int)v;
+	if (st->sum_rank >= 0 && starts(p, n, "  ")) {
+		out->rank = st->sum_rank;
+		out->rank_from = RANK_SUMMARY;
+		out->flags |= LINE_SUMMARY | (st->sum_root ? LINE_ROOT_CAUSE : 0);
+		if (st->sum_time.flags & STAMP_TIME)
+			out->ts = st->sum_time;
+	}
+}
+
+static void
+set_rank(struct line *out, int rank, enum rank_from from)
+{
+	if (rank >= 0 && from > out->rank_from) {
+		out->rank = rank;
+		out->rank_from = from;
+	}
+}
+
+void
+line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
+{
+	struct peeled pl = { -1, -1, -1, -1, 0 };
+	struct header h;
+	const char *p = raw;
+	size_t n = len, l;
+	int any_prefix = 0, g;
+
+	out->raw = raw;
+	out->rawlen = len;
+	out->rank = -1;
+	out->rank_from = RANK_NONE;
+	out->local_rank = -1;
+	out->sev = 0;
+	out->flags = 0;
+	out->ts.sec = 0;
+	out->ts.nsec = 0;
+	out->ts.flags = 0;
+	out->host = NULL;
+	out->hostlen = 0;
+	out->pid = -1;
+
+	/* A progress bar rewritten with \r: the text after the last \r is
+	 * what a terminal shows, and where a log line glued to it starts. */
+	if (n > 0 && memchr(p, '\r', n) != NULL) {
+		const char *q = p + n;
+
+		while (q > p && q[-1] == '\r')
+			q--;
+		n = (size_t)(q - p);
+		q = memrchr(p, '\r', n);
+		if (q != NULL) {
+			n -= (size_t)(q + 1 - p);
+			p = q + 1;
+			out->flags |= LINE_GLUED;
+		}
+	}
+
+	while ((l = peel_one(p, n, &pl)) != 0) {
+		p += l;
+		n -= l;
+		any_prefix = 1;
+	}
+	if (!any_prefix && n > 12) {
+		/* "...it/s][rank2]:[E1229 ..." glued after a progress bar. */
+		const char *q = memmem(p + 1, n - 1, "[rank", 5);
+
+		if (q != NULL) {
+			size_t off = (size_t)(q - p);
+			struct peeled tmp = { -1, -1, -1, -1, 0 };
+
+			l = peel_one(q, n - off, &tmp);
+			if (l != 0 && tmp.prefix_rank >= 0 && l < n - off && q[l] == '[') {
+				pl = tmp;
+				p = q + l;
+				n -= off + l;
+				any_prefix = 1;
+				out->flags |= LINE_GLUED;
+			}
+		}
+	}
+
+	/* Ray's de-duplication suffix. */
+	if (n > 30 && p[n - 1] == ']' && memcmp(p + n - 17, "x across cluster]", 17) == 0) {
+		const char *q = memrchr(p, '[', n);
+
+		if (q != NULL && q > p && q[-1] == ' ' && starts(q, n - (size_t)(q - p), "[repeated "))
+			n = (size_t)(q - 1 - p);
+	}
+
+	memset(&h, 0, sizeof h);
+	if ((l = parse_header(p, n, &h)) != 0) {
+		p += l;
+		n -= l;
+		/* Loggers nest: "[rank0]:[E...] [rank0]: ..." is rare; NCCL
+		 * 2.26+ puts its host:pid:tid after the date. */
+	}
+	if ((l = peel_nccl(p, n, out)) != 0) {
+		p += l;
+		n -= l;
+	}
+	/* abseil: "*** SIGSEGV received at time=1775734074 on cpu 19 ***" */
+	if (!h.has_time && n > 20 && starts(p, n, "*** SIG")) {
+		const char *q = memmem(p, n, "time=", 5);
+		long long ep = 0;
+		size_t i;
+
+		if (q != NULL) {
+			for (i = 5; q + i < p + n && isdig(q[i]) && i < 17; i++)
+				ep = ep * 10 + (q[i] - '0');
+			if (i > 13) {
+				h.epoch = 1;
+				h.ep = ep;
+			}
+		}
+	}
+	out->msg = p;
+	out->msglen = n;
+	out->sev = h.sev;
+	if (n == 0)
+		out->flags |= LINE_BLANK;
+
+	/* Time. */
+	if (h.has_time) {
+		if (h.c.year == 0) {
+			if (stamp_resolve_year(&h.c, st->anchor) == 0 &&
+			    stamp_from_civil(&h.c, &out->ts) == 0)
+				out->ts.flags |= STAMP_NOYEAR |
+				    (st->anchor_dated ? 0 : STAMP_YEARGUESS);
+		} else if (stamp_from_civil(&h.c, &out->ts) == 0) {
+			st->anchor = out->ts.sec;
+			st->anchor_dated = 1;
+		}
+	} else if (h.epoch)
+		stamp_from_epoch(h.ep, 0, &out->ts);
+
+	/* Rank. */
+	if (pl.prefix_rank >= 0)
+		set_rank(out, pl.prefix_rank, RANK_PREFIX);
+	if (pl.tee_global >= 0)
+		set_rank(out, pl.tee_global, RANK_PREFIX);
+	if (pl.tee_local >= 0) {
+		out->local_rank = pl.tee_local;
+		if (pl.tee_local > st->max_local)
+			st->max_local = pl.tee_local;
+		if (pl.label >= 0)	/* srun torchrun: label = node */
+			set_rank(out, pl.label * (st->nproc ? st->nproc :
+			    st->max_local + 1) + pl.tee_local, RANK_LOCAL);
+		else if (st->node >= 0 && st->nproc > 0)
+			set_rank(out, st->node * st->nproc + pl.tee_local, RANK_LOCAL);
+		else
+			set_rank(out, pl.tee_local, RANK_LOCAL);
+	} else if (pl.label >= 0)
+		set_rank(out, pl.label, RANK_LABEL);
+
+	if (pl.prefix_rank < 0 && pl.tee_local < 0 && pl.tee_global < 0 &&
+	    !h.has_time && out->host == NULL) {
+		summary_line(st, out);
+		if (!any_prefix && out->rank_from == RANK_NONE && st->record_rank >= 0 &&
+		    (is_continuation(p, n) || is_exception_line(p, n) || n == 0)) {
+			set_rank(out, st->record_rank, RANK_INHERIT);
+			out->flags |= LINE_CONTINUATION;
+		}
+	} else
+		st->sum_state = 0;
+	if (st->file_rank >= 0)
+		set_rank(out, st->file_rank, RANK_FILE);
+	if (out->rank < 0 && (g = group_rank(p, n)) >= 0) {
+		set_rank(out, g, RANK_GROUP);
+		st->group_ranked++;
+	}
+
+	/* Records: a ranked line opens (or continues) one; an unrelated
+	 * unranked line closes it. */
+	if (out->rank_from >= RANK_LOCAL && out->rank_from != RANK_SUMMARY) {
+		st->record_rank = out->rank;
+		st->record_from = out->rank_from;
+	} else if (out->rank_from == RANK_NONE && n > 0)
+		st->record_rank = -1;
+
+	if (out->ts.flags & STAMP_TIME) {
+		if (!(out->flags & LINE_SUMMARY))
+			st->last = out->ts;
+	} else if (st->last.flags & STAMP_TIME) {
+		out->ts = st->last;
+		out->ts.flags |= STAMP_INHERITED;
+	}
+}

@@ -1,0 +1,78 @@
+/* line.h: one log line, its rank and its time.
+ * line_parse peels what launchers and loggers put in front of a message
+ * (srun labels, mpirun tags, Ray tags, torchrun [defaultN]:, PyTorch
+ * [rankN]:, the c10 / glog / Python / DeepSpeed / NCCL headers) and
+ * decides the line's global rank and timestamp. It keeps per-file state in
+ * a linestate: multi-line records, the torchrun failure summary, the year
+ * anchor and the inherited time. It never allocates. */
+#ifndef RW_LINE_H
+#define RW_LINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stamp.h"
+
+/* Where a line's rank came from, weakest first. */
+enum rank_from {
+	RANK_NONE,	/* unattributed */
+	RANK_GROUP,	/* a process-group rank named in the message */
+	RANK_FILE,	/* the file's name or place in a layout */
+	RANK_INHERIT,	/* continues a record opened by a ranked line */
+	RANK_LOCAL,	/* torchrun [defaultN]: local rank */
+	RANK_SUMMARY,	/* the torchrun failure summary names it */
+	RANK_LABEL,	/* srun --label, mpirun --tag-output */
+	RANK_PREFIX,	/* PyTorch [rankN]: */
+};
+
+#define LINE_CONTINUATION	0x01	/* continues a multi-line record */
+#define LINE_GLUED		0x02	/* found glued after other text (\r, tqdm) */
+#define LINE_ROOT_CAUSE		0x04	/* in torchrun's "Root Cause" section */
+#define LINE_SUMMARY		0x08	/* part of a torchrun failure summary */
+#define LINE_BLANK		0x10
+
+struct line {
+	const char	*raw;
+	size_t		 rawlen;
+	const char	*msg;		/* inside raw */
+	size_t		 msglen;
+	int		 rank;		/* global rank, -1 when unknown */
+	enum rank_from	 rank_from;
+	int		 local_rank;	/* -1 */
+	char		 sev;		/* 'F' 'E' 'W' 'I' 'V', or 0 */
+	unsigned	 flags;
+	struct stamp	 ts;
+	const char	*host;		/* inside raw, or NULL */
+	size_t		 hostlen;
+	long		 pid;		/* -1 */
+	unsigned long	 lineno;
+	uint64_t	 offset;
+};
+
+struct linestate {
+	int		 file_rank;	/* rank the layout gives the file, -1 */
+	int		 node;		/* node index from the layout, -1 */
+	int		 nproc;		/* processes per node when known, 0 */
+	int64_t		 anchor;	/* year anchor: last dated stamp, or mtime */
+	int		 anchor_dated;
+	struct stamp	 last;		/* for lines without a time */
+	int		 record_rank;	/* rank of the open multi-line record */
+	enum rank_from	 record_from;
+	int		 sum_state;	/* torchrun summary: 0 none, 1 in block */
+	int		 sum_root;	/* in its Root Cause section */
+	int		 sum_rank;	/* rank of the current [idx]: entry */
+	struct stamp	 sum_time;
+	int		 max_local;	/* highest torchrun local rank seen */
+	unsigned long	 group_ranked;	/* lines ranked only by a group rank */
+};
+
+/* mtime: the file's mtime as a stamp sec (local), 0 when unknown. */
+void	linestate_init(struct linestate *st, int file_rank, int node,
+	    int64_t mtime);
+/* Parse raw[0..len) (no newline). out->lineno/offset are left alone. */
+void	line_parse(struct linestate *st, const char *raw, size_t len,
+	    struct line *out);
+
+const char *rank_from_name(enum rank_from f);
+
+#endif

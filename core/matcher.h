@@ -1,0 +1,42 @@
+/* matcher.h: run every signature of a rulebook over a line, fast.
+ * A prefilter looks up, in one pass over the line, a literal fragment of
+ * every signature at once (4-byte grams in a bitmap, ASCII case folded,
+ * sampled every `step` bytes where all fragments are long enough); only the
+ * signatures whose fragment occurs run their PCRE2 (JIT) regex, with match
+ * and depth limits so no pattern can hang the program. */
+#ifndef RW_MATCHER_H
+#define RW_MATCHER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rulebook.h"
+
+struct matcher;
+
+/* Called for each signature that matched. ov holds 2*ngroups+2 offsets
+ * into subject (PCRE2_UNSET for unset groups). */
+typedef void (*match_fn)(void *arg, const struct signature *sig,
+    const char *subject, const PCRE2_SIZE *ov);
+
+struct matcher	*matcher_new(const struct rulebook *rb);
+void		 matcher_free(struct matcher *m);
+/* Prefilter on line (the raw line), regexes on msg (the message part).
+ * Returns the number of matches. Errors (match limit) go to notes via
+ * matcher_take_error. */
+int		 matcher_match(struct matcher *m, const char *line, size_t linelen,
+		     const char *msg, size_t msglen, match_fn fn, void *arg);
+/* The signature that last gave up (match limit), cleared when read. */
+const struct signature *matcher_take_error(struct matcher *m, int *code);
+
+/* Literal fragments the prefilter uses for a pattern: 0 when the pattern
+ * has none of at least 4 bytes (it then runs on every line). Each out[i]
+ * is allocated. */
+size_t		 matcher_fragments(const char *pattern, char ***out);
+/* Signatures that run on every line (no fragment). */
+size_t		 matcher_unfiltered(const struct matcher *m);
+/* Fragments searched for whole because they are too short to sample. */
+size_t		 matcher_short_fragments(const struct matcher *m);
+int		 matcher_step(const struct matcher *m);
+
+#endif

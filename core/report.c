@@ -1,0 +1,557 @@
+/* report.c: render an analysis for people (text, Markdown) and scripts (JSON).
+ * Every log-derived string goes through buf_add_safe or buf_add_json:
+ * a log line must never reach a terminal or a parser unescaped. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "xmalloc.h"
+
+#define MAX_EVIDENCE	6
+#define MAX_SUSPECTS	8
+
+static void
+add_safe(struct buf *b, const char *s)
+{
+	if (s != NULL)
+		buf_add_safe(b, s, strlen(s));
+}
+
+static void
+fmt_time(const struct stamp *s, int date, char *out, size_t len)
+{
+	stamp_format(s, date, out, len);
+}
+
+static void
+fmt_bytes(uint64_t n, char *out, size_t len)
+{
+	if (n >= 1ull << 30)
+		snprintf(out, len, "%.1f GiB", (double)n / (double)(1ull << 30));
+	else if (n >= 1ull << 20)
+		snprintf(out, len, "%.1f MiB", (double)n / (double)(1ull << 20));
+	else if (n >= 1024)
+		snprintf(out, len, "%.1f KiB", (double)n / 1024.0);
+	else
+		snprintf(out, len, "%llu B", (unsigned long long)n);
+}
+
+static const char *
+time_note(const struct stamp *s)
+{
+	if (!(s->flags & STAMP_TIME))
+		return "no time";
+	if (s->flags & STAMP_REPORTED)
+		return "as torchrun reported it";
+	if (s->flags & STAMP_INHERITED)
+		return "from the line before";
+	if (s->flags & STAMP_YEARGUESS)
+		return "year from file mtime";
+	return NULL;
+}
+
+/* The message part of an event's line, for one-line display. */
+static const char *
+event_message(const struct event *ev, size_t *len)
+{
+	struct linestate ls;
+	static struct line ln;
+
+	linestate_init(&ls, -1, -1, 0);
+	line_parse(&ls, ev->text, strlen(ev->text), &ln);
+	*len = ln.msglen;
+	return ln.msg;
+}
+
+static char *
+roles_line(const struct incident *in, enum rank_role r)
+{
+	return incident_ranks_with_role(in, r);
+}
+
+/* --- text ---------------------------------------------------------------- */
+
+static void
+text_event(struct buf *b, const struct event *ev, const char *indent)
+{
+	char when[40];
+	const char *note = time_note(&ev->ts), *msg;
+	size_t mlen;
+
+	fmt_time(&ev->ts, 0, when, sizeof when);
+	buf_adds(b, indent);
+	add_safe(b, ev->file);
+	buf_printf(b, ":%lu  ", ev->lineno);
+	if (ev->rank >= 0)
+		buf_printf(b, "rank %d", ev->rank);
+	else
+		buf_adds(b, "no rank");
+	buf_printf(b, "  %s%s%s%s  [%s]\n", when, note ? " (" : "", note ? note : "",
+	    note ? ")" : "", role_name(ev->sig->role));
+	msg = event_message(ev, &mlen);
+	buf_adds(b, indent);
+	buf_adds(b, "  ");
+	buf_add_safe(b, msg, mlen > 200 ? 200 : mlen);
+	if (mlen > 200)
+		buf_adds(b, "...");
+	buf_addc(b, '\n');
+}
+
+static void
+render_text(struct run *r, const struct analysis *an, struct buf *b)
+{
+	struct incident *in = r->incident;
+	char t1[40], t2[40], sz[32];
+	size_t i, j;
+	static const char *const upper[] = { "HEALTHY", "FAILURE", "HANG" };
+
+	buf_printf(b, "%s", upper[an->verdict]);
+	if (an->initiating != NULL && an->initiating->rank >= 0) {
+		buf_printf(b, "  rank %d first: ", an->initiating->rank);
+		add_safe(b, an->initiating->sig->entry->title);
+	} else if (an->verdict == VERDICT_HANG && an->nsuspects > 0)
+		buf_printf(b, "  suspect rank %d", an->suspects[0].rank);
+	buf_printf(b, "  (confidence %s)\n", an->confidence);
+	buf_adds(b, "  ");
+	add_safe(b, an->reason);
+	buf_adds(b, ".\n\n");
+
+	fmt_time(&in->first, 1, t1, sizeof t1);
+	fmt_time(&in->last, 1, t2, sizeof t2);
+	fmt_bytes(in->bytes, sz, sizeof sz);
+	buf_printf(b, "Run: %zu file%s (%s), %zu rank%s, %lu lines, %s, %s - %s\n\n",
+	    r->nsources, r->nsources == 1 ? "" : "s", r->layout,
+	    incident_active_ranks(in), incident_active_ranks(in) == 1 ? "" : "s",
+	    in->lines, sz, t1, t2);
+
+	if (an->initiating != NULL) {
+		buf_adds(b, "Initiating event:\n");
+		text_event(b, an->initiating, "  ");
+		buf_addc(b, '\n');
+	}
+	if (an->nsuspects > 0 && an->verdict != VERDICT_HEALTHY) {
+		buf_adds(b, "Suspects, likeliest first:\n");
+		for (i = 0; i < an->nsuspects && i < MAX_SUSPECTS; i++) {
+			buf_printf(b, "  rank %-5d ", an->suspects[i].rank);
+			add_safe(b, an->suspects[i].reason);
+			buf_addc(b, '\n');
+		}
+		if (an->nsuspects > MAX_SUSPECTS)
+			buf_printf(b, "  ... and %zu more\n", an->nsuspects - MAX_SUSPECTS);
+		buf_addc(b, '\n');
+	}
+	buf_adds(b, "Diagnoses, best first:\n");
+	if (an->ndiags == 0)
+		buf_adds(b, "  none: no encyclopedia entry matched\n");
+	for (i = 0; i < an->ndiags; i++) {
+		const struct diagnosis *d = &an->diags[i];
+
+		buf_printf(b, "  %zu. %-28s %.2f  ", i + 1, d->entry->id, d->score);
+		add_safe(b, d->entry->title);
+		buf_printf(b, "  [%s, %s", d->entry->category, d->entry->severity);
+		if (d->owns_initiating)
+			buf_adds(b, ", explains the initiating event");
+		buf_adds(b, "]\n");
+		for (j = 0; j < d->nconds; j++) {
+			buf_adds(b, "       condition: ");
+			add_safe(b, d->conds[j]->cond->text);
+			if (d->conds[j]->detail != NULL) {
+				buf_adds(b, " (");
+				add_safe(b, d->conds[j]->detail);
+				buf_adds(b, ")");
+			}
+			buf_addc(b, '\n');
+		}
+		for (j = 0; j < d->nevidence && j < MAX_EVIDENCE; j++)
+			text_event(b, d->evidence_events[j], "       ");
+	}
+	buf_addc(b, '\n');
+	buf_adds(b, "Ranks by role:\n");
+	for (i = 0; i < RR__COUNT; i++) {
+		char *s;
+
+		if (an->role_count[i] == 0)
+			continue;
+		s = roles_line(in, (enum rank_role)i);
+		buf_printf(b, "  %-11s %s\n", rank_role_name((enum rank_role)i), s);
+		free(s);
+	}
+	if (in->unattributed.lines > 0)
+		buf_printf(b, "  %-11s %lu lines carry no rank\n", "unattributed",
+		    in->unattributed.lines);
+	if (r->notes.n > 0) {
+		buf_adds(b, "\nNotes:\n");
+		for (i = 0; i < r->notes.n; i++) {
+			char *s = note_format(&r->notes.v[i]);
+
+			buf_printf(b, "  %s\n", s);
+			free(s);
+		}
+		if (r->notes.dropped)
+			buf_printf(b, "  ... and %zu more\n", r->notes.dropped);
+	}
+	if (an->ndiags > 0)
+		buf_printf(b, "\nNext: rankwatch --show %s   (root cause, checklist, fix)\n",
+		    an->diags[0].entry->id);
+}
+
+/* --- JSON ---------------------------------------------------------------- */
+
+static void
+js(struct buf *b, const char *s)
+{
+	if (s == NULL) {
+		buf_adds(b, "null");
+		return;
+	}
+	buf_addc(b, '"');
+	buf_add_json(b, s, strlen(s));
+	buf_addc(b, '"');
+}
+
+static void
+js_time(struct buf *b, const struct stamp *s)
+{
+	char t[40];
+
+	if (!(s->flags & STAMP_TIME)) {
+		buf_adds(b, "null");
+		return;
+	}
+	fmt_time(s, 1, t, sizeof t);
+	t[10] = 'T';
+	js(b, t);
+}
+
+static void
+js_event(struct buf *b, const struct rulebook *rb, const struct event *ev)
+{
+	size_t i;
+	const char *note;
+
+	if (ev == NULL) {
+		buf_adds(b, "null");
+		return;
+	}
+	buf_adds(b, "{\"file\": ");
+	js(b, ev->file);
+	buf_printf(b, ", \"line\": %lu, \"rank\": ", ev->lineno);
+	if (ev->rank >= 0)
+		buf_printf(b, "%d", ev->rank);
+	else
+		buf_adds(b, "null");
+	buf_adds(b, ", \"rank_from\": ");
+	js(b, rank_from_name(ev->rank_from));
+	buf_adds(b, ", \"time\": ");
+	js_time(b, &ev->ts);
+	if ((note = time_note(&ev->ts)) != NULL && (ev->ts.flags & STAMP_TIME)) {
+		buf_adds(b, ", \"time_note\": ");
+		js(b, note);
+	}
+	if ((ev->ts.flags & STAMP_INHERITED) && (ev->upper.flags & STAMP_TIME)) {
+		buf_adds(b, ", \"time_upper\": ");
+		js_time(b, &ev->upper);
+	}
+	buf_adds(b, ", \"entry\": ");
+	js(b, ev->sig->entry->id);
+	buf_adds(b, ", \"signature\": ");
+	js(b, ev->sig->id);
+	buf_adds(b, ", \"role\": ");
+	js(b, role_name(ev->sig->role));
+	buf_adds(b, ", \"facts\": {");
+	for (i = 0; i < ev->nfacts; i++) {
+		if (i)
+			buf_adds(b, ", ");
+		js(b, rb->facts[ev->facts[i].id]);
+		buf_adds(b, ": ");
+		js(b, ev->facts[i].value);
+	}
+	buf_adds(b, "}, \"text\": ");
+	js(b, ev->text);
+	buf_addc(b, '}');
+}
+
+static void
+render_json(struct run *r, const struct analysis *an, struct buf *b)
+{
+	struct incident *in = r->incident;
+	const struct rulebook *rb = r->rb;
+	size_t i, j, n;
+
+	buf_adds(b, "{\n  \"verdict\": ");
+	js(b, verdict_name(an->verdict));
+	buf_adds(b, ",\n  \"initiating\": {\"rank\": ");
+	if (an->initiating != NULL && an->initiating->rank >= 0)
+		buf_printf(b, "%d", an->initiating->rank);
+	else
+		buf_adds(b, "null");
+	buf_adds(b, ", \"confidence\": ");
+	js(b, an->confidence);
+	buf_adds(b, ", \"reason\": ");
+	js(b, an->reason);
+	buf_adds(b, ",\n    \"event\": ");
+	js_event(b, rb, an->initiating);
+	buf_adds(b, "},\n  \"suspects\": [");
+	for (i = 0; i < an->nsuspects; i++) {
+		buf_adds(b, i ? ",\n    " : "\n    ");
+		buf_printf(b, "{\"rank\": %d, \"score\": %.2f, \"reason\": ",
+		    an->suspects[i].rank, an->suspects[i].score);
+		js(b, an->suspects[i].reason);
+		buf_addc(b, '}');
+	}
+	buf_adds(b, an->nsuspects ? "\n  ],\n  \"diagnoses\": [" : "],\n  \"diagnoses\": [");
+	for (i = 0; i < an->ndiags; i++) {
+		const struct diagnosis *d = &an->diags[i];
+
+		buf_adds(b, i ? ",\n    {" : "\n    {");
+		buf_adds(b, "\"entry\": ");
+		js(b, d->entry->id);
+		buf_adds(b, ", \"title\": ");
+		js(b, d->entry->title);
+		buf_adds(b, ", \"category\": ");
+		js(b, d->entry->category);
+		buf_adds(b, ", \"severity\": ");
+		js(b, d->entry->severity);
+		buf_printf(b, ", \"score\": %.2f, \"explains_initiating\": %s, "
+		    "\"ranks\": %zu,\n      \"conditions\": [", d->score,
+		    d->owns_initiating ? "true" : "false", d->ranks);
+		for (j = 0; j < d->nconds; j++) {
+			const struct condresult *c = d->conds[j];
+			char *bl = ranks_compress(c->blamed, c->nblamed);
+
+			buf_adds(b, j ? ", {\"id\": " : "{\"id\": ");
+			js(b, c->cond->id);
+			buf_adds(b, ", \"text\": ");
+			js(b, c->cond->text);
+			buf_adds(b, ", \"detail\": ");
+			js(b, c->detail);
+			buf_adds(b, ", \"ranks\": ");
+			js(b, bl);
+			buf_addc(b, '}');
+			free(bl);
+		}
+		buf_adds(b, "],\n      \"evidence\": [");
+		for (j = 0; j < d->nevidence; j++) {
+			buf_adds(b, j ? ",\n        " : "\n        ");
+			js_event(b, rb, d->evidence_events[j]);
+		}
+		buf_adds(b, d->nevidence ? "\n      ]}" : "]}");
+	}
+	buf_adds(b, an->ndiags ? "\n  ],\n  \"ranks\": [" : "],\n  \"ranks\": [");
+	for (i = n = 0; i < in->nranks; i++) {
+		const struct rankstate *rs = in->ranks[i];
+
+		if (rs == NULL)
+			continue;
+		buf_adds(b, n++ ? ",\n    " : "\n    ");
+		buf_printf(b, "{\"rank\": %d, \"role\": ", rs->rank);
+		js(b, rank_role_name(rs->role));
+		buf_adds(b, ", \"host\": ");
+		js(b, rs->host);
+		buf_printf(b, ", \"lines\": %lu, \"last_activity\": ", rs->lines);
+		js_time(b, &rs->last);
+		buf_adds(b, ", \"last_step\": ");
+		if (rs->step >= 0)
+			buf_printf(b, "%.0f", rs->step);
+		else
+			buf_adds(b, "null");
+		buf_adds(b, ",\n      \"first_event\": ");
+		js_event(b, rb, rs->first_event);
+		buf_addc(b, '}');
+	}
+	buf_printf(b, "%s],\n  \"run\": {\"files\": %zu, \"ranks\": %zu, \"lines\": %lu, "
+	    "\"bytes\": %llu, \"layout\": ", n ? "\n  " : "", r->nsources,
+	    incident_active_ranks(in), in->lines, (unsigned long long)in->bytes);
+	js(b, r->layout);
+	buf_printf(b, ", \"unattributed_lines\": %lu, \"start\": ", in->unattributed.lines);
+	js_time(b, &in->first);
+	buf_adds(b, ", \"end\": ");
+	js_time(b, &in->last);
+	buf_adds(b, "},\n  \"notes\": [");
+	for (i = 0; i < r->notes.n; i++) {
+		char *s = note_format(&r->notes.v[i]);
+
+		buf_adds(b, i ? ",\n    " : "\n    ");
+		js(b, s);
+		free(s);
+	}
+	buf_adds(b, r->notes.n ? "\n  ]\n}\n" : "]\n}\n");
+}
+
+/* --- Markdown -------------------------------------------------------- */
+
+/* Text inside a Markdown table cell or inline code: no pipes, no backticks. */
+static void
+md(struct buf *b, const char *s, size_t n)
+{
+	struct buf t = BUF_INIT;
+	size_t i;
+
+	buf_add_safe(&t, s, n);
+	for (i = 0; i < t.len; i++) {
+		if (t.s[i] == '|')
+			buf_adds(b, "\\|");
+		else if (t.s[i] == '`')
+			buf_addc(b, '\'');
+		else
+			buf_addc(b, t.s[i]);
+	}
+	buf_release(&t);
+}
+
+static void
+mds(struct buf *b, const char *s)
+{
+	if (s != NULL)
+		md(b, s, strlen(s));
+}
+
+static void
+md_event_row(struct buf *b, const struct event *ev)
+{
+	char when[40];
+	const char *msg;
+	size_t mlen;
+
+	fmt_time(&ev->ts, 1, when, sizeof when);
+	buf_adds(b, "| `");
+	mds(b, ev->file);
+	buf_printf(b, ":%lu` | ", ev->lineno);
+	if (ev->rank >= 0)
+		buf_printf(b, "%d", ev->rank);
+	else
+		buf_adds(b, "-");
+	buf_printf(b, " | %s | %s | `", when, role_name(ev->sig->role));
+	msg = event_message(ev, &mlen);
+	md(b, msg, mlen > 160 ? 160 : mlen);
+	buf_adds(b, mlen > 160 ? "...` |\n" : "` |\n");
+}
+
+static void
+render_markdown(struct run *r, const struct analysis *an, struct buf *b)
+{
+	struct incident *in = r->incident;
+	char t1[40], t2[40], sz[32];
+	size_t i, j;
+
+	buf_adds(b, "## rankwatch: ");
+	buf_adds(b, an->verdict == VERDICT_FAILURE ? "failure" :
+	    an->verdict == VERDICT_HANG ? "hang" : "healthy");
+	if (an->initiating != NULL && an->initiating->rank >= 0) {
+		buf_printf(b, ", rank %d first: ", an->initiating->rank);
+		mds(b, an->initiating->sig->entry->title);
+	}
+	buf_addc(b, '\n');
+	buf_adds(b, "\n**Confidence:** ");
+	buf_adds(b, an->confidence);
+	buf_adds(b, ". ");
+	mds(b, an->reason);
+	buf_adds(b, ".\n\n");
+	fmt_time(&in->first, 1, t1, sizeof t1);
+	fmt_time(&in->last, 1, t2, sizeof t2);
+	fmt_bytes(in->bytes, sz, sizeof sz);
+	buf_printf(b, "**Run:** %zu files (%s), %zu ranks, %lu lines, %s, %s to %s\n\n",
+	    r->nsources, r->layout, incident_active_ranks(in), in->lines, sz, t1, t2);
+	if (an->initiating != NULL) {
+		buf_adds(b, "### Initiating event\n\n| where | rank | time | role | message |\n"
+		    "|---|---|---|---|---|\n");
+		md_event_row(b, an->initiating);
+		buf_addc(b, '\n');
+	}
+	if (an->nsuspects > 0 && an->verdict != VERDICT_HEALTHY) {
+		buf_adds(b, "### Suspects\n\n| rank | why |\n|---|---|\n");
+		for (i = 0; i < an->nsuspects && i < MAX_SUSPECTS; i++) {
+			buf_printf(b, "| %d | ", an->suspects[i].rank);
+			mds(b, an->suspects[i].reason);
+			buf_adds(b, " |\n");
+		}
+		buf_addc(b, '\n');
+	}
+	buf_adds(b, "### Diagnoses\n\n");
+	if (an->ndiags == 0)
+		buf_adds(b, "No encyclopedia entry matched.\n\n");
+	for (i = 0; i < an->ndiags; i++) {
+		const struct diagnosis *d = &an->diags[i];
+
+		buf_printf(b, "%zu. **", i + 1);
+		mds(b, d->entry->title);
+		buf_printf(b, "** (`%s`, %s, %s), score %.2f%s\n", d->entry->id,
+		    d->entry->category, d->entry->severity, d->score,
+		    d->owns_initiating ? ", explains the initiating event" : "");
+		for (j = 0; j < d->nconds; j++) {
+			buf_adds(b, "   - ");
+			mds(b, d->conds[j]->cond->text);
+			if (d->conds[j]->detail) {
+				buf_adds(b, ": ");
+				mds(b, d->conds[j]->detail);
+			}
+			buf_addc(b, '\n');
+		}
+	}
+	if (an->ndiags > 0) {
+		buf_adds(b, "\n#### Evidence for ");
+		mds(b, an->diags[0].entry->id);
+		buf_adds(b, "\n\n| where | rank | time | role | message |\n|---|---|---|---|---|\n");
+		for (j = 0; j < an->diags[0].nevidence && j < MAX_EVIDENCE; j++)
+			md_event_row(b, an->diags[0].evidence_events[j]);
+		if (an->diags[0].entry->summary != NULL) {
+			buf_adds(b, "\n> ");
+			mds(b, an->diags[0].entry->summary);
+			buf_addc(b, '\n');
+		}
+	}
+	buf_adds(b, "\n### Ranks\n\n| role | ranks |\n|---|---|\n");
+	for (i = 0; i < RR__COUNT; i++) {
+		char *s;
+
+		if (an->role_count[i] == 0)
+			continue;
+		s = roles_line(in, (enum rank_role)i);
+		buf_printf(b, "| %s | %s |\n", rank_role_name((enum rank_role)i), s);
+		free(s);
+	}
+	if (r->notes.n > 0) {
+		buf_adds(b, "\n### Notes\n\n");
+		for (i = 0; i < r->notes.n; i++) {
+			char *s = note_format(&r->notes.v[i]);
+
+			buf_adds(b, "- ");
+			mds(b, s);
+			buf_addc(b, '\n');
+			free(s);
+		}
+	}
+}
+
+static const struct report_format formats[] = {
+	{ "text", render_text },
+	{ "json", render_json },
+	{ "markdown", render_markdown },
+	{ "md", render_markdown },
+};
+
+const struct report_format *
+report_format_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof formats / sizeof *formats; i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return &formats[i];
+	return NULL;
+}
+
+void
+report_render(const struct report_format *f, struct run *r, struct buf *out)
+{
+	f->render(r, incident_analyse(r->incident), out);
+}
+
+int
+report_exit_status(const struct analysis *an)
+{
+	return an->verdict == VERDICT_HEALTHY ? 0 : 1;
+}

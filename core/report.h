@@ -1,0 +1,22 @@
+/* report.h: the diagnosis as text, JSON or Markdown.
+ * One render function per format (a table of them), all reading the same
+ * analysis; nothing here decides anything. */
+#ifndef RW_REPORT_H
+#define RW_REPORT_H
+
+#include "buf.h"
+#include "run.h"
+
+struct report_format {
+	const char	*name;
+	void		(*render)(struct run *r, const struct analysis *an,
+			    struct buf *out);
+};
+
+/* NULL when the name is unknown. */
+const struct report_format *report_format_find(const char *name);
+void	report_render(const struct report_format *f, struct run *r, struct buf *out);
+/* Exit status for a report: 0 healthy, 1 failure or hang. */
+int	report_exit_status(const struct analysis *an);
+
+#endif

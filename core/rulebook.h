@@ -1,0 +1,176 @@
+/* rulebook.h: the failure encyclopedia, loaded from YAML entry files.
+ * An entry is text for people (summary, symptoms, checklist, fix...) plus
+ * signatures (PCRE2 patterns with a role) and cross-rank conditions for
+ * the engine. The format is described in doc/rules.md. Loading a file is
+ * all or nothing: an invalid file adds a note with file, line and column
+ * and leaves the rulebook as it was. */
+#ifndef RW_RULEBOOK_H
+#define RW_RULEBOOK_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stddef.h>
+
+#include "notes.h"
+
+enum role {
+	ROLE_INITIATING,
+	ROLE_COLLATERAL,
+	ROLE_SYMPTOM,
+	ROLE_CONTEXT,
+	ROLE_PROGRESS,
+	ROLE__COUNT
+};
+
+enum cond_test {
+	TEST_DIFFERS,
+	TEST_BEHIND,
+	TEST_OUTLIER,
+	TEST_MISSING,
+	TEST_COUNT,
+};
+
+enum blame {
+	BLAME_NONE,
+	BLAME_MINORITY,
+	BLAME_LOWEST,
+	BLAME_HIGHEST,
+	BLAME_MISSING,
+};
+
+struct strlist {
+	char	**v;
+	size_t	  n;
+};
+
+struct entry;
+
+struct signature {
+	char		*id;		/* unique in its entry */
+	char		*fullid;	/* "entry/id" */
+	struct entry	*entry;
+	enum role	 role;
+	char		*pattern;
+	double		 weight;
+	struct strlist	 prefilter;	/* literals given in the file */
+	struct strlist	 examples;
+	struct strlist	 counterexamples;
+	unsigned long	 line;		/* where it is defined */
+	pcre2_code	*re;
+	int		*fact_of_group;	/* capture group -> fact id, -1 */
+	unsigned	 ngroups;
+	size_t		 index;		/* in rulebook->sigs */
+};
+
+struct where {
+	char		*fact;
+	char		*pattern;
+	int		 fact_id;
+	pcre2_code	*re;
+};
+
+struct condition {
+	char		*id;
+	char		*text;
+	struct entry	*entry;
+	struct strlist	 from;
+	struct signature **fromsig;	/* resolved */
+	size_t		 nfromsig;
+	struct where	*where;
+	size_t		 nwhere;
+	char		*fact;
+	int		 fact_id;
+	char		*group_by;
+	int		 group_id;	/* -1 */
+	enum cond_test	 test;
+	enum blame	 blame;
+	double		 weight;
+	double		 factor;
+	double		 min_gap;
+	int		 min_ranks;
+	int		 required;
+	unsigned long	 line;
+	size_t		 index;		/* in rulebook->conds */
+};
+
+struct symptom {
+	char	*symptom;
+	char	*why;
+	char	*signal;	/* signature or condition id, or NULL */
+};
+
+struct step {
+	char	*step;
+	char	*signal;
+};
+
+struct reference {
+	char	*title;
+	char	*url;
+};
+
+struct entry {
+	char		*id;
+	char		*file;
+	char		*title;
+	char		*category;
+	char		*severity;
+	struct strlist	 tags;
+	char		*summary;
+	char		*mechanism;
+	struct strlist	 observe;
+	struct symptom	*symptoms;
+	size_t		 nsymptoms;
+	struct strlist	 affected;
+	struct strlist	 root_causes;
+	struct step	*checklist;
+	size_t		 nchecklist;
+	struct strlist	 fix_steps;
+	char		*fix_verify;
+	struct strlist	 prevention;
+	char		*fingerprint;
+	char		*scaling;
+	struct strlist	 related;
+	struct reference *refs;
+	size_t		 nrefs;
+	struct signature *sigs;
+	size_t		 nsigs;
+	struct condition *conds;
+	size_t		 nconds;
+};
+
+struct rulebook {
+	struct entry	**entries;	/* sorted by id */
+	size_t		  nentries, capentries;
+	struct signature **sigs;	/* every signature, after rulebook_finish */
+	size_t		  nsigs;
+	struct condition **conds;
+	size_t		  nconds;
+	char		**facts;	/* interned fact names */
+	size_t		  nfacts, capfacts;
+};
+
+struct rulebook	*rulebook_new(void);
+void		 rulebook_free(struct rulebook *rb);
+/* Load one entry file; replaces an entry of the same id. 0 or -1. */
+int		 rulebook_load_file(struct rulebook *rb, const char *path,
+		     struct notes *ns);
+/* Load every *.yaml / *.yml in dir (sorted). Returns files that failed. */
+int		 rulebook_load_dir(struct rulebook *rb, const char *dir,
+		     struct notes *ns);
+/* Resolve cross references (conditions' from, signals) and index all
+ * signatures and conditions. Call once after loading. Returns problems. */
+int		 rulebook_finish(struct rulebook *rb, struct notes *ns);
+
+struct entry	*rulebook_entry(const struct rulebook *rb, const char *id);
+struct signature *rulebook_signature(const struct rulebook *rb,
+		     const struct entry *from, const char *id);
+struct condition *rulebook_condition(const struct entry *e, const char *id);
+/* Fact id for a name (interned); -1 when unknown and !create. */
+int		 rulebook_fact(struct rulebook *rb, const char *name, int create);
+int		 rulebook_find_fact(const struct rulebook *rb, const char *name);
+
+const char	*role_name(enum role r);
+const char	*cond_test_name(enum cond_test t);
+
+#endif

@@ -1,0 +1,240 @@
+/* run.c: wire sources, lines, matches, events and the incident together. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "event.h"
+#include "run.h"
+#include "xmalloc.h"
+
+/* Events whose line had no time of its own borrow the previous line's
+ * (a lower bound); they wait here for the next line with a time of its
+ * own, which bounds them from above, before they go to the incident. */
+#define PENDING_MAX	64
+
+struct pending {
+	struct event	*v[PENDING_MAX];
+	size_t		 n;
+};
+
+static void
+pending_flush(struct run *r, struct source *src, const struct stamp *upper)
+{
+	struct pending *p = &r->pending[src->id];
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		if (upper != NULL)
+			p->v[i]->upper = *upper;
+		incident_add_event(r->incident, p->v[i]);
+	}
+	p->n = 0;
+}
+
+struct feedctx {
+	struct run	*r;
+	struct line	*ln;
+	struct source	*src;
+};
+
+static void
+on_match(void *arg, const struct signature *sig, const char *subject,
+    const PCRE2_SIZE *ov)
+{
+	struct feedctx *fc = arg;
+	struct event *ev = event_new(sig, fc->ln, fc->src->name, subject, ov);
+
+	fc->r->matches++;
+	if (ev->ts.flags & STAMP_INHERITED) {
+		struct pending *p = &fc->r->pending[fc->src->id];
+
+		if (p->n == PENDING_MAX)
+			pending_flush(fc->r, fc->src, NULL);
+		p->v[p->n++] = ev;
+	} else
+		incident_add_event(fc->r->incident, ev);
+}
+
+static void
+on_line(void *arg, struct source *src, const char *text, size_t len,
+    uint64_t offset, unsigned long lineno, int truncated)
+{
+	struct run *r = arg;
+	struct line ln;
+	struct feedctx fc = { r, &ln, src };
+	const struct signature *bad;
+	int code;
+
+	(void)truncated;
+	line_parse(&src->ls, text, len, &ln);
+	ln.lineno = lineno;
+	ln.offset = offset;
+	incident_add_line(r->incident, &ln);
+	if ((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & (STAMP_INHERITED | STAMP_REPORTED)) &&
+	    r->pending[src->id].n > 0)
+		pending_flush(r, src, &ln.ts);
+	if (ln.msglen == 0)
+		return;
+	matcher_match(r->matcher, text, len, ln.msg, ln.msglen, on_match, &fc);
+	if ((bad = matcher_take_error(r->matcher, &code)) != NULL) {
+		if (r->match_errors++ < 20)
+			notes_add(&r->notes, NOTE_WARN, src->name, lineno, 0,
+			    "signature %s gave up on this line (PCRE2 error %d: match limit); "
+			    "the line was not matched against it", bad->fullid, code);
+	}
+}
+
+void
+run_feed_line(struct run *r, struct source *src, const char *text, size_t len)
+{
+	src->lineno++;
+	on_line(r, src, text, len, 0, src->lineno, 0);
+}
+
+/* The year of year-less lines: take it from a dated line of the same file,
+ * or else of any file of the run, before falling back on mtime. */
+static int
+probe_anchor(struct source *src, char *buf, int64_t *anchor)
+{
+	struct linestate ls;
+	struct line ln;
+	int fd;
+	ssize_t n;
+	char *p, *end, *nl;
+
+	if (src->kind != SOURCE_LOG)
+		return 0;
+	if ((fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+		return 0;
+	n = read(fd, buf, 16384);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	linestate_init(&ls, -1, -1, 0);
+	for (p = buf, end = buf + n; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			break;
+		line_parse(&ls, p, (size_t)(nl - p), &ln);
+		if (ls.anchor_dated) {
+			*anchor = ls.anchor;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+struct run *
+run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
+    const struct run_options *opt, char **why)
+{
+	struct run *r = xcalloc(1, sizeof *r);
+	struct foundlist fl;
+	struct buf t = BUF_INIT;
+	size_t i;
+	int64_t run_anchor = 0, a;
+	int have_run_anchor = 0;
+
+	memset(&fl, 0, sizeof fl);
+	notes_init(&r->notes);
+	r->rb = rb;
+	r->buf = xmalloc(SOURCE_CHUNK);
+	for (i = 0; i < npaths; i++)
+		buf_printf(&t, "%s%s", i ? " " : "", paths[i]);
+	r->title = buf_detach(&t);
+	discover(paths, npaths, opt ? opt->all_attempts : 0, &fl, &r->notes);
+	r->layout = fl.layout;
+	for (i = 0; i < fl.n; i++) {
+		struct found *f = &fl.v[i];
+		struct source *s = source_new(f->path, f->name, f->kind, f->rank,
+		    f->node, f->nproc);
+
+		XGROW(r->sources, r->capsources, r->nsources + 1);
+		s->id = r->nsources;
+		r->sources[r->nsources++] = s;
+		if (probe_anchor(s, r->buf, &a)) {
+			s->ls.anchor = a;
+			s->ls.anchor_dated = 1;
+			if (!have_run_anchor || a > run_anchor)
+				run_anchor = a;
+			have_run_anchor = 1;
+		}
+	}
+	for (i = 0; i < r->nsources; i++)
+		if (!r->sources[i]->ls.anchor_dated && have_run_anchor) {
+			r->sources[i]->ls.anchor = run_anchor;
+			r->sources[i]->ls.anchor_dated = 1;
+		}
+	foundlist_release(&fl);
+	r->pending = xcalloc(r->nsources + 1, sizeof *r->pending);
+	r->matcher = matcher_new(rb);
+	r->incident = incident_new(rb);
+	if (r->nsources == 0) {
+		*why = xstrdup("no log files found");
+		run_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void
+run_free(struct run *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->nsources; i++) {
+		size_t j;
+
+		for (j = 0; r->pending != NULL && j < r->pending[i].n; j++)
+			event_free(r->pending[i].v[j]);
+		source_free(r->sources[i]);
+	}
+	free(r->sources);
+	free(r->pending);
+	matcher_free(r->matcher);
+	incident_free(r->incident);
+	notes_release(&r->notes);
+	free(r->buf);
+	free(r->title);
+	free(r);
+}
+
+uint64_t
+run_scan(struct run *r, int final)
+{
+	uint64_t total = 0;
+	long long n;
+	size_t i;
+
+	for (i = 0; i < r->nsources; i++) {
+		struct source *s = r->sources[i];
+
+		n = source_read(s, r->buf, &r->notes, on_line, r);
+		if (n > 0)
+			total += (uint64_t)n;
+		if (final)
+			source_flush(s, on_line, r);
+		/* No upper bound from mtime: a copied or checked-out run
+		 * has meaningless mtimes, and reports must not depend on them. */
+		if (r->pending[s->id].n > 0)
+			pending_flush(r, s, NULL);
+	}
+	r->bytes += total;
+	return total;
+}
+
+size_t
+run_readable(const struct run *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nsources; i++)
+		if (!r->sources[i]->failed && !r->sources[i]->binary)
+			n++;
+	return n;
+}

@@ -1,0 +1,54 @@
+/* run.h: the engine. A run owns the sources of one training run, the
+ * rulebook and matcher, and the incident they feed:
+ *   source (bytes) -> line (rank, time) -> matcher -> event -> incident.
+ * run_scan reads whatever was appended since the last call, so analysing
+ * a finished run and following a live one are the same code path. */
+#ifndef RW_RUN_H
+#define RW_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "discover.h"
+#include "incident.h"
+#include "matcher.h"
+#include "notes.h"
+#include "rulebook.h"
+#include "source.h"
+
+struct run {
+	char		 *title;	/* the paths, as given */
+	const struct rulebook *rb;
+	struct matcher	 *matcher;
+	struct source	**sources;
+	size_t		  nsources, capsources;
+	struct pending	 *pending;	/* per source: events waiting for an upper time bound */
+	const char	 *layout;
+	struct incident	 *incident;
+	struct notes	  notes;
+	char		 *buf;		/* SOURCE_CHUNK of scratch */
+	uint64_t	  bytes;
+	unsigned long	  matches;
+	unsigned long	  match_errors;
+};
+
+struct run_options {
+	int	all_attempts;
+};
+
+/* Discover the files under paths. Returns NULL with *why set when nothing
+ * readable was found at all. */
+struct run	*run_new(const struct rulebook *rb, const char *const *paths,
+		    size_t npaths, const struct run_options *opt, char **why);
+void		 run_free(struct run *r);
+/* Read everything appended since the last scan. final: also take each
+ * file's last line when it has no newline (a finished run). Returns bytes
+ * read. */
+uint64_t	 run_scan(struct run *r, int final);
+/* Feed one raw line as if read from src (used by --check-rules and tests). */
+void		 run_feed_line(struct run *r, struct source *src, const char *text,
+		    size_t len);
+/* Files that could be read at least once. */
+size_t		 run_readable(const struct run *r);
+
+#endif

@@ -1,0 +1,348 @@
+/* source.c: read a log file from where we left off, line by line.
+ * Opens, reads to EOF in large chunks, closes: no descriptor is kept, no
+ * text is kept but the partial last line. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "buf.h"
+#include "source.h"
+#include "xmalloc.h"
+
+struct source *
+source_new(const char *path, const char *name, enum source_kind kind,
+    int rank, int node, int nproc)
+{
+	struct source *src = xcalloc(1, sizeof *src);
+
+	src->path = xstrdup(path);
+	src->name = xstrdup(name);
+	src->kind = kind;
+	src->rank = rank;
+	src->node = node;
+	src->nproc = nproc;
+	linestate_init(&src->ls, rank, node, 0);
+	src->ls.nproc = nproc;
+	return src;
+}
+
+void
+source_free(struct source *src)
+{
+	if (src == NULL)
+		return;
+	free(src->path);
+	free(src->name);
+	free(src->carry);
+	free(src);
+}
+
+static int64_t
+local_mtime(const struct stat *sb)
+{
+	struct stamp s;
+
+	stamp_from_epoch((int64_t)sb->st_mtime, 0, &s);
+	return s.sec;
+}
+
+static void
+emit(struct source *src, const char *p, size_t n, uint64_t off,
+    source_line_fn fn, void *arg, int truncated)
+{
+	src->lineno++;
+	fn(arg, src, p, n, off, src->lineno, truncated);
+}
+
+/* Feed bytes p[0..n) that start at file offset base. */
+static void
+feed(struct source *src, const char *p, size_t n, uint64_t base,
+    struct notes *ns, source_line_fn fn, void *arg)
+{
+	const char *end = p + n, *nl;
+
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (src->skipping) {
+			if (nl == NULL)
+				return;
+			src->skipping = 0;
+			p = nl + 1;
+			src->offset = base + (uint64_t)(p - (end - n));
+			continue;
+		}
+		if (src->carrylen == 0 && nl != NULL &&
+		    (size_t)(nl - p) <= SOURCE_LINE_MAX) {
+			size_t len = (size_t)(nl - p);
+
+			if (len > 0 && p[len - 1] == '\r' && memchr(p, '\r', len - 1) == NULL)
+				len--;
+			emit(src, p, len, src->offset, fn, arg, 0);
+			p = nl + 1;
+			src->offset = base + (uint64_t)(p - (end - n));
+			continue;
+		}
+		/* Partial line, or a line that spans reads, or a huge one. */
+		{
+			size_t take = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			size_t room = SOURCE_LINE_MAX - src->carrylen;
+
+			if (take > room) {
+				/* Over-long: keep its head, skip to the newline. */
+				src->carry = xgrow(src->carry, &src->carrycap,
+				    SOURCE_LINE_MAX, 1);
+				memcpy(src->carry + src->carrylen, p, room);
+				src->carrylen = SOURCE_LINE_MAX;
+				notes_add(ns, NOTE_WARN, src->name, src->lineno + 1, 0,
+				    "line longer than %d KiB; matched on its first %d KiB",
+				    SOURCE_LINE_MAX / 1024, SOURCE_LINE_MAX / 1024);
+				emit(src, src->carry, src->carrylen, src->offset, fn, arg, 1);
+				src->carrylen = 0;
+				if (nl == NULL) {
+					src->skipping = 1;
+					return;
+				}
+				p = nl + 1;
+				src->offset = base + (uint64_t)(p - (end - n));
+				continue;
+			}
+			src->carry = xgrow(src->carry, &src->carrycap,
+			    src->carrylen + take + 1, 1);
+			memcpy(src->carry + src->carrylen, p, take);
+			src->carrylen += take;
+			if (nl == NULL)
+				return;
+			if (src->carrylen > 0 && src->carry[src->carrylen - 1] == '\r')
+				src->carrylen--;
+			emit(src, src->carry, src->carrylen, src->offset, fn, arg, 0);
+			src->carrylen = 0;
+			p = nl + 1;
+			src->offset = base + (uint64_t)(p - (end - n));
+		}
+	}
+}
+
+void
+source_flush(struct source *src, source_line_fn fn, void *arg)
+{
+	if (src->carrylen > 0) {
+		emit(src, src->carry, src->carrylen, src->offset, fn, arg, 0);
+		src->offset += src->carrylen;
+		src->carrylen = 0;
+	}
+}
+
+/* A short look at the first bytes: a log has no NUL in its first 4 KiB. */
+static int
+looks_binary(const char *p, size_t n)
+{
+	size_t i, nul = 0, lim = n < 4096 ? n : 4096;
+
+	for (i = 0; i < lim; i++)
+		if (p[i] == '\0')
+			nul++;
+	return nul > 0 && nul * 100 >= lim / 10 + 1;	/* > ~0.1% */
+}
+
+/* --- torchrun error.json --------------------------------------------- */
+
+/* Walk a parsed document for message.message and the timestamp. */
+static void
+errorjson_walk(yaml_document_t *doc, yaml_node_t *node, const char **msg,
+    const char **ts)
+{
+	yaml_node_pair_t *pair;
+
+	if (node == NULL)
+		return;
+	if (node->type != YAML_MAPPING_NODE)
+		return;
+	for (pair = node->data.mapping.pairs.start;
+	    pair < node->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = yaml_document_get_node(doc, pair->key);
+		yaml_node_t *v = yaml_document_get_node(doc, pair->value);
+		const char *key;
+
+		if (k == NULL || v == NULL || k->type != YAML_SCALAR_NODE)
+			continue;
+		key = (const char *)k->data.scalar.value;
+		if (v->type == YAML_SCALAR_NODE) {
+			if (strcmp(key, "message") == 0 && *msg == NULL)
+				*msg = (const char *)v->data.scalar.value;
+			else if (strcmp(key, "timestamp") == 0 && *ts == NULL)
+				*ts = (const char *)v->data.scalar.value;
+		} else
+			errorjson_walk(doc, v, msg, ts);
+	}
+}
+
+static long long
+read_errorjson(struct source *src, int fd, struct notes *ns,
+    source_line_fn fn, void *arg)
+{
+	struct buf b = BUF_INIT, line = BUF_INIT;
+	char chunk[8192];
+	ssize_t r;
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	const char *msg = NULL, *ts = NULL;
+	long long n;
+
+	while ((r = read(fd, chunk, sizeof chunk)) > 0 && b.len < (1 << 20))
+		buf_add(&b, chunk, (size_t)r);
+	n = (long long)b.len;
+	src->done = 1;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)(b.s ? b.s : ""), b.len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		notes_add(ns, NOTE_WARN, src->name, parser.problem_mark.line + 1,
+		    parser.problem_mark.column + 1, "error.json is not valid JSON: %s",
+		    parser.problem ? parser.problem : "parse error");
+		yaml_parser_delete(&parser);
+		buf_release(&b);
+		return n;
+	}
+	errorjson_walk(&doc, yaml_document_get_root_node(&doc), &msg, &ts);
+	if (msg != NULL) {
+		struct stamp s = { 0, 0, 0 };
+		const char *p = msg, *nl;
+		char when[40];
+
+		if (ts != NULL && strtoll(ts, NULL, 10) > 0)
+			stamp_from_epoch(strtoll(ts, NULL, 10), 0, &s);
+		stamp_format(&s, 1, when, sizeof when);
+		for (;;) {
+			nl = strchr(p, '\n');
+			buf_clear(&line);
+			if (p == msg && (s.flags & STAMP_TIME))
+				buf_printf(&line, "[%s] ", when);
+			buf_add(&line, p, nl ? (size_t)(nl - p) : strlen(p));
+			emit(src, line.s, line.len, 0, fn, arg, 0);
+			if (nl == NULL || src->lineno >= 200)
+				break;
+			p = nl + 1;
+		}
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	buf_release(&b);
+	buf_release(&line);
+	return n;
+}
+
+long long
+source_read(struct source *src, char *buf, struct notes *ns,
+    source_line_fn fn, void *arg)
+{
+	struct stat sb;
+	long long total = 0;
+	ssize_t r;
+	int fd;
+
+	if (src->done || src->binary)
+		return 0;
+	if (src->kind == SOURCE_STDIN)
+		fd = 0;
+	else if ((fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0) {
+		if (!src->failed)
+			notes_add(ns, NOTE_ERROR, src->name, 0, 0, "cannot open: %s",
+			    strerror(errno));
+		src->failed = 1;
+		return -1;
+	}
+	if (fstat(fd, &sb) != 0) {
+		notes_add(ns, NOTE_ERROR, src->name, 0, 0, "cannot stat: %s", strerror(errno));
+		src->failed = 1;
+		goto out;
+	}
+	if (src->kind != SOURCE_STDIN) {
+		if (!S_ISREG(sb.st_mode)) {
+			if (!src->failed)
+				notes_add(ns, NOTE_ERROR, src->name, 0, 0,
+				    "not a regular file; skipped");
+			src->failed = 1;
+			total = -1;
+			goto out;
+		}
+		if (src->ino != 0 && (sb.st_ino != src->ino || sb.st_dev != src->dev)) {
+			notes_add(ns, NOTE_INFO, src->name, 0, 0,
+			    "replaced by a new file (rotation); reading it from the top");
+			src->offset = 0;
+			src->carrylen = 0;
+			src->skipping = 0;
+		} else if ((uint64_t)sb.st_size < src->offset + src->carrylen) {
+			notes_add(ns, NOTE_INFO, src->name, 0, 0,
+			    "truncated; reading it again from the top");
+			src->offset = 0;
+			src->carrylen = 0;
+			src->skipping = 0;
+		}
+		src->dev = sb.st_dev;
+		src->ino = sb.st_ino;
+		src->mtime = local_mtime(&sb);
+		if (src->offset == 0 && src->lineno == 0 && !src->ls.anchor_dated)
+			src->ls.anchor = src->mtime;
+		if (src->kind == SOURCE_ERRORJSON) {
+			total = read_errorjson(src, fd, ns, fn, arg);
+			src->bytes += (uint64_t)total;
+			goto out;
+		}
+		if ((uint64_t)sb.st_size == src->offset + src->carrylen)
+			goto out;
+		if (lseek(fd, (off_t)(src->offset + src->carrylen), SEEK_SET) < 0) {
+			notes_add(ns, NOTE_ERROR, src->name, 0, 0, "cannot seek: %s",
+			    strerror(errno));
+			src->failed = 1;
+			total = -1;
+			goto out;
+		}
+		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	}
+	for (;;) {
+		uint64_t base = src->offset + src->carrylen;
+
+		r = read(fd, buf, SOURCE_CHUNK);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (r < 0) {
+			notes_add(ns, NOTE_ERROR, src->name, src->lineno + 1, 0,
+			    "read error: %s", strerror(errno));
+			src->failed = 1;
+			break;
+		}
+		if (r == 0) {
+			if (src->kind == SOURCE_STDIN)
+				src->done = 1;
+			break;
+		}
+		if (base == 0 && looks_binary(buf, (size_t)r)) {
+			notes_add(ns, NOTE_WARN, src->name, 0, 0,
+			    "binary data (NUL bytes in the first 4 KiB); skipped");
+			src->binary = 1;
+			total += r;
+			break;
+		}
+		if (!src->noted_nul && memchr(buf, '\0', (size_t)r) != NULL) {
+			src->noted_nul = 1;
+			notes_add(ns, NOTE_INFO, src->name, 0, 0,
+			    "contains NUL bytes; they are treated as text");
+		}
+		total += r;
+		src->bytes += (uint64_t)r;
+		feed(src, buf, (size_t)r, base, ns, fn, arg);
+		if (src->skipping)
+			src->offset = base + (uint64_t)r;
+	}
+out:
+	if (fd > 0)
+		close(fd);
+	return total;
+}

@@ -1,0 +1,67 @@
+/* source.h: one log file, read incrementally.
+ * A source remembers how far it has read (offset), which file it read
+ * (device and inode) and the partial last line; it holds no file open
+ * between reads and never keeps the log's text, so thousands of files cost
+ * a few hundred bytes each. Rotation (new inode) and truncation
+ * (copytruncate) restart it from the top, with a note. */
+#ifndef RW_SOURCE_H
+#define RW_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "line.h"
+#include "notes.h"
+
+#define SOURCE_LINE_MAX	(64 * 1024)	/* longer lines are matched on their head */
+#define SOURCE_CHUNK	(1024 * 1024)
+
+enum source_kind {
+	SOURCE_LOG,
+	SOURCE_ERRORJSON,	/* torchrun error.json: one synthetic line */
+	SOURCE_STDIN,
+};
+
+struct source {
+	char		*path;		/* to open */
+	char		*name;		/* to show: relative to the run */
+	enum source_kind kind;
+	int		 rank;		/* from the layout, -1 */
+	int		 node;		/* node index from the layout, -1 */
+	int		 nproc;		/* processes per node, 0 */
+	dev_t		 dev;
+	ino_t		 ino;
+	int64_t		 mtime;		/* as a stamp sec (local time) */
+	uint64_t	 offset;	/* bytes consumed, complete lines only */
+	uint64_t	 bytes;		/* bytes read in all */
+	unsigned long	 lineno;	/* lines consumed */
+	struct linestate ls;
+	char		*carry;		/* partial last line */
+	size_t		 carrylen, carrycap;
+	int		 skipping;	/* inside an over-long line */
+	int		 binary;	/* skipped as binary */
+	int		 failed;	/* could not be read (noted) */
+	int		 done;		/* read once and nothing can follow (stdin EOF, error.json) */
+	int		 noted_nul;
+	size_t		 id;		/* the owner's index for this source */
+};
+
+/* Called for every complete line; the text is valid during the call only. */
+typedef void (*source_line_fn)(void *arg, struct source *src,
+    const char *text, size_t len, uint64_t offset, unsigned long lineno,
+    int truncated);
+
+struct source	*source_new(const char *path, const char *name,
+		    enum source_kind kind, int rank, int node, int nproc);
+void		 source_free(struct source *src);
+/* Read what was appended since the last call (the whole file the first
+ * time) and hand each complete line to fn. buf is scratch of at least
+ * SOURCE_CHUNK bytes. Returns bytes read, or -1 when the file could not be
+ * read (a note says why). */
+long long	 source_read(struct source *src, char *buf, struct notes *ns,
+		    source_line_fn fn, void *arg);
+/* Hand the partial last line to fn: at the end of a finished run. */
+void		 source_flush(struct source *src, source_line_fn fn, void *arg);
+
+#endif

@@ -1,0 +1,266 @@
+/* stamp.c: calendar arithmetic and the shared timestamp parsers. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "stamp.h"
+
+static int
+isdig(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+digits(const char *p, size_t n, size_t count, int *out)
+{
+	size_t i;
+	int v = 0;
+
+	if (n < count)
+		return 0;
+	for (i = 0; i < count; i++) {
+		if (!isdig(p[i]))
+			return 0;
+		v = v * 10 + (p[i] - '0');
+	}
+	*out = v;
+	return 1;
+}
+
+int64_t
+stamp_days_from_civil(int y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+void
+stamp_to_civil(int64_t sec, struct civil *c)
+{
+	int64_t z = (sec >= 0 ? sec : sec - 86399) / 86400;
+	int64_t rem = sec - z * 86400;
+	int64_t era, doe, yoe, doy, mp, y;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	c->mday = (int)(doy - (153 * mp + 2) / 5 + 1);
+	c->mon = (int)(mp < 10 ? mp + 3 : mp - 9);
+	c->year = (int)(y + (c->mon <= 2));
+	c->hour = (int)(rem / 3600);
+	c->min = (int)(rem / 60 % 60);
+	c->sec = (int)(rem % 60);
+	c->nsec = 0;
+	c->has_frac = 0;
+}
+
+int
+stamp_from_civil(const struct civil *c, struct stamp *out)
+{
+	if (c->mon < 1 || c->mon > 12 || c->mday < 1 || c->mday > 31 ||
+	    c->hour > 23 || c->min > 59 || c->sec > 60 || c->year < 1)
+		return -1;
+	out->sec = stamp_days_from_civil(c->year, c->mon, c->mday) * 86400 +
+	    c->hour * 3600 + c->min * 60 + c->sec;
+	out->nsec = c->has_frac ? c->nsec : 0;
+	out->flags = STAMP_TIME | (c->has_frac ? STAMP_FRAC : 0);
+	return 0;
+}
+
+int
+stamp_resolve_year(struct civil *c, int64_t anchor)
+{
+	struct civil a;
+	struct stamp s;
+	int64_t best = 0, d;
+	int y, besty = 0, found = 0;
+
+	stamp_to_civil(anchor, &a);
+	for (y = a.year - 1; y <= a.year + 1; y++) {
+		c->year = y;
+		if (stamp_from_civil(c, &s) != 0)
+			continue;
+		d = s.sec > anchor ? s.sec - anchor : anchor - s.sec;
+		if (!found || d < best) {
+			best = d;
+			besty = y;
+			found = 1;
+		}
+	}
+	c->year = besty;
+	return found ? 0 : -1;
+}
+
+void
+stamp_from_epoch(int64_t epoch, int32_t nsec, struct stamp *out)
+{
+	time_t t = (time_t)epoch;
+	struct tm tm;
+	struct civil c;
+
+	if (localtime_r(&t, &tm) == NULL) {
+		out->sec = epoch;
+	} else {
+		c.year = tm.tm_year + 1900;
+		c.mon = tm.tm_mon + 1;
+		c.mday = tm.tm_mday;
+		c.hour = tm.tm_hour;
+		c.min = tm.tm_min;
+		c.sec = tm.tm_sec;
+		c.has_frac = 0;
+		c.nsec = 0;
+		stamp_from_civil(&c, out);
+	}
+	out->nsec = nsec;
+	out->flags = STAMP_TIME | STAMP_EPOCH | (nsec ? STAMP_FRAC : 0);
+}
+
+int
+stamp_cmp(const struct stamp *a, const struct stamp *b)
+{
+	int at = (a->flags & STAMP_TIME) != 0, bt = (b->flags & STAMP_TIME) != 0;
+
+	if (at != bt)
+		return at ? -1 : 1;	/* timeless sorts last */
+	if (!at)
+		return 0;
+	if (a->sec != b->sec)
+		return a->sec < b->sec ? -1 : 1;
+	if (a->nsec != b->nsec)
+		return a->nsec < b->nsec ? -1 : 1;
+	return 0;
+}
+
+static size_t
+parse_frac(const char *p, size_t n, struct civil *c)
+{
+	size_t i = 0;
+	int32_t v = 0;
+	int k;
+
+	if (n < 2 || (p[0] != '.' && p[0] != ','))
+		return 0;
+	for (i = 1; i < n && isdig(p[i]); i++)
+		if (i <= 9)
+			v = v * 10 + (p[i] - '0');
+	if (i == 1)
+		return 0;
+	for (k = (int)(i - 1); k < 9; k++)
+		v *= 10;
+	c->nsec = v;
+	c->has_frac = 1;
+	return i;
+}
+
+size_t
+stamp_parse_hms(const char *p, size_t n, struct civil *c)
+{
+	if (n < 8 || p[2] != ':' || p[5] != ':' ||
+	    !digits(p, n, 2, &c->hour) || !digits(p + 3, n - 3, 2, &c->min) ||
+	    !digits(p + 6, n - 6, 2, &c->sec) ||
+	    c->hour > 23 || c->min > 59 || c->sec > 60)
+		return 0;
+	c->has_frac = 0;
+	c->nsec = 0;
+	return 8 + parse_frac(p + 8, n - 8, c);
+}
+
+static size_t
+parse_date(const char *p, size_t n, struct civil *c)
+{
+	if (n < 10 || p[4] != '-' || p[7] != '-' ||
+	    !digits(p, n, 4, &c->year) || !digits(p + 5, n - 5, 2, &c->mon) ||
+	    !digits(p + 8, n - 8, 2, &c->mday) ||
+	    c->mon < 1 || c->mon > 12 || c->mday < 1 || c->mday > 31)
+		return 0;
+	return 10;
+}
+
+size_t
+stamp_parse_iso(const char *p, size_t n, struct civil *c)
+{
+	size_t i, t;
+
+	if (parse_date(p, n, c) == 0 || n < 19 || (p[10] != ' ' && p[10] != 'T'))
+		return 0;
+	if ((t = stamp_parse_hms(p + 11, n - 11, c)) == 0)
+		return 0;
+	i = 11 + t;
+	/* A zone is read and dropped: logs of one job share a zone. */
+	if (i < n && p[i] == 'Z')
+		i++;
+	else if (i + 2 < n && (p[i] == '+' || p[i] == '-') &&
+	    isdig(p[i + 1]) && isdig(p[i + 2])) {
+		i += 3;
+		if (i < n && p[i] == ':')
+			i++;
+		if (i + 1 < n && isdig(p[i]) && isdig(p[i + 1]))
+			i += 2;
+	}
+	return i;
+}
+
+size_t
+stamp_parse_torchrun(const char *p, size_t n, struct civil *c)
+{
+	size_t t;
+
+	if (parse_date(p, n, c) == 0 || n < 19 || p[10] != '_')
+		return 0;
+	if ((t = stamp_parse_hms(p + 11, n - 11, c)) == 0)
+		return 0;
+	return 11 + t;
+}
+
+void
+stamp_format(const struct stamp *s, int with_date, char *out, size_t len)
+{
+	struct civil c;
+
+	if (!(s->flags & STAMP_TIME)) {
+		snprintf(out, len, "?");
+		return;
+	}
+	stamp_to_civil(s->sec, &c);
+	if (with_date)
+		snprintf(out, len, "%04d-%02d-%02d %02d:%02d:%02d", c.year,
+		    c.mon, c.mday, c.hour, c.min, c.sec);
+	else
+		snprintf(out, len, "%02d:%02d:%02d", c.hour, c.min, c.sec);
+}
+
+void
+stamp_format_span(int64_t ns, char *out, size_t len)
+{
+	int64_t s;
+
+	if (ns < 0)
+		ns = -ns;
+	s = ns / 1000000000;
+	if (s == 0)
+		snprintf(out, len, "%lld ms", (long long)(ns / 1000000));
+	else if (s < 60)
+		snprintf(out, len, "%lld s", (long long)s);
+	else if (s < 3600)
+		snprintf(out, len, "%lld min %lld s", (long long)(s / 60),
+		    (long long)(s % 60));
+	else if (s < 86400)
+		snprintf(out, len, "%lld h %lld min", (long long)(s / 3600),
+		    (long long)(s / 60 % 60));
+	else
+		snprintf(out, len, "%lld d %lld h", (long long)(s / 86400),
+		    (long long)(s / 3600 % 24));
+}

@@ -1,0 +1,314 @@
+/* main.c: rankwatch's command line. Headless modes (--report,
+ * --check-rules, --list-rules, --show) never initialise curses. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "encyclopedia.h"
+#include "report.h"
+#include "rulebook.h"
+#include "rulecheck.h"
+#include "run.h"
+#include "xmalloc.h"
+
+#ifndef RW_PKGDATADIR
+#define RW_PKGDATADIR "/usr/local/share/rankwatch"
+#endif
+#ifndef RW_SRCDIR
+#define RW_SRCDIR "."
+#endif
+
+enum mode {
+	MODE_CONSOLE,
+	MODE_REPORT,
+	MODE_CHECK,
+	MODE_LIST,
+	MODE_SHOW,
+	MODE_PATTERNS,
+};
+
+static void
+usage(FILE *fp)
+{
+	fputs("usage: rankwatch [options] PATH...\n"
+	    "       rankwatch --report [--format text|json|markdown] PATH...\n"
+	    "       rankwatch --check-rules [DIR]\n"
+	    "       rankwatch --list-rules | --show ENTRY\n"
+	    "\n"
+	    "PATH is a run directory, log files, or - for standard input.\n"
+	    "\n"
+	    "  -r, --report            print the diagnosis and exit (no console)\n"
+	    "  -f, --format FORMAT     text (default), json or markdown\n"
+	    "  -R, --rules DIR         also load encyclopedia entries from DIR\n"
+	    "      --all-attempts      read every torchrun attempt_N, not only the last\n"
+	    "      --check-rules [DIR] validate rule files and run their examples\n"
+	    "      --list-rules        list the encyclopedia\n"
+	    "      --show ENTRY        print one encyclopedia entry\n"
+	    "  -h, --help              this help\n"
+	    "  -V, --version           the version\n"
+	    "\n"
+	    "Exit status: 0 healthy, 1 failure or hang found, 2 usage error or nothing readable.\n",
+	    fp);
+}
+
+static int
+is_dir(const char *p)
+{
+	struct stat sb;
+
+	return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* The shipped rules: next to the binary in a build tree, else installed,
+ * else the source tree the binary was built from. */
+static char *
+shipped_rules(void)
+{
+	char exe[PATH_MAX], *slash, *p;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+
+	if (n > 0) {
+		exe[n] = '\0';
+		if ((slash = strrchr(exe, '/')) != NULL) {
+			*slash = '\0';
+			p = xasprintf("%s/rules", exe);
+			if (is_dir(p))
+				return p;
+			free(p);
+		}
+	}
+	if (is_dir(RW_PKGDATADIR "/rules"))
+		return xstrdup(RW_PKGDATADIR "/rules");
+	return xstrdup(RW_SRCDIR "/rules");
+}
+
+static char *
+user_rules(void)
+{
+	const char *x = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	char *p;
+
+	if (x != NULL && *x == '/')
+		p = xasprintf("%s/rankwatch/rules", x);
+	else if (home != NULL)
+		p = xasprintf("%s/.local/share/rankwatch/rules", home);
+	else
+		return NULL;
+	if (is_dir(p))
+		return p;
+	free(p);
+	return NULL;
+}
+
+static void
+print_notes(const struct notes *ns, enum note_level min)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++) {
+		char *s;
+
+		if (ns->v[i].level < min)
+			continue;
+		s = note_format(&ns->v[i]);
+		fprintf(stderr, "rankwatch: %s\n", s);
+		free(s);
+	}
+	if (ns->dropped)
+		fprintf(stderr, "rankwatch: ... and %zu more\n", ns->dropped);
+}
+
+static struct rulebook *
+load_rules(char **extra, size_t nextra, int shipped, struct notes *ns)
+{
+	struct rulebook *rb = rulebook_new();
+	char *d;
+	size_t i;
+
+	if (shipped) {
+		d = shipped_rules();
+		rulebook_load_dir(rb, d, ns);
+		free(d);
+		if ((d = user_rules()) != NULL) {
+			rulebook_load_dir(rb, d, ns);
+			free(d);
+		}
+	}
+	for (i = 0; i < nextra; i++)
+		rulebook_load_dir(rb, extra[i], ns);
+	rulebook_finish(rb, ns);
+	return rb;
+}
+
+static int
+do_check(char **dirs, size_t ndirs)
+{
+	struct notes ns;
+	struct rulebook *rb;
+	struct rulecheck_stats st;
+	size_t load_errors;
+
+	notes_init(&ns);
+	rb = load_rules(dirs, ndirs, ndirs == 0, &ns);
+	load_errors = ns.errors;
+	rulecheck_run(rb, 1, &ns, &st);
+	print_notes(&ns, NOTE_WARN);
+	printf("%zu entries, %zu signatures, %zu conditions; %zu examples and "
+	    "%zu counterexamples checked; %zu signature%s unfiltered\n",
+	    st.entries, st.signatures, st.conditions, st.examples,
+	    st.counterexamples, st.unfiltered, st.unfiltered == 1 ? "" : "s");
+	if (load_errors + st.failures > 0)
+		printf("%zu problem%s\n", load_errors + st.failures,
+		    load_errors + st.failures == 1 ? "" : "s");
+	else
+		printf("all rules are valid\n");
+	rulebook_free(rb);
+	notes_release(&ns);
+	return load_errors + st.failures > 0 ? 1 : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "report", no_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "rules", required_argument, NULL, 'R' },
+		{ "all-attempts", no_argument, NULL, 'A' },
+		{ "check-rules", no_argument, NULL, 'C' },
+		{ "list-rules", no_argument, NULL, 'L' },
+		{ "show", required_argument, NULL, 'S' },
+		{ "dump-patterns", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum mode mode = MODE_CONSOLE;
+	const struct report_format *fmt = report_format_find("text");
+	char **rules = xcalloc((size_t)argc + 1, sizeof *rules), *show = NULL, *why = NULL;
+	size_t nrules = 0, i;
+	struct run_options ro = { 0 };
+	struct rulebook *rb;
+	struct notes ns;
+	struct run *r;
+	struct buf out = BUF_INIT;
+	int c, status;
+
+	while ((c = getopt_long(argc, argv, "rf:R:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			mode = MODE_REPORT;
+			break;
+		case 'f':
+			if ((fmt = report_format_find(optarg)) == NULL) {
+				fprintf(stderr, "rankwatch: unknown format '%s' (text, json, markdown)\n",
+				    optarg);
+				return 2;
+			}
+			break;
+		case 'R':
+			rules[nrules++] = optarg;
+			break;
+		case 'A':
+			ro.all_attempts = 1;
+			break;
+		case 'C':
+			mode = MODE_CHECK;
+			break;
+		case 'L':
+			mode = MODE_LIST;
+			break;
+		case 'S':
+			mode = MODE_SHOW;
+			show = optarg;
+			break;
+		case 'P':
+			mode = MODE_PATTERNS;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("rankwatch %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (mode == MODE_CHECK) {
+		for (; optind < argc; optind++)
+			rules[nrules++] = argv[optind];
+		status = do_check(rules, nrules);
+		free(rules);
+		return status;
+	}
+	notes_init(&ns);
+	rb = load_rules(rules, nrules, 1, &ns);
+	free(rules);
+	print_notes(&ns, NOTE_ERROR);
+	if (mode == MODE_LIST || mode == MODE_SHOW || mode == MODE_PATTERNS) {
+		status = 0;
+		if (mode == MODE_LIST)
+			encyclopedia_list(rb, &out);
+		else if (mode == MODE_PATTERNS) {
+			for (i = 0; i < rb->nsigs; i++)
+				buf_printf(&out, "%s\n", rb->sigs[i]->pattern);
+		} else {
+			const struct entry *e = rulebook_entry(rb, show);
+
+			if (e == NULL) {
+				fprintf(stderr, "rankwatch: no entry '%s' (see --list-rules)\n", show);
+				status = 2;
+			} else
+				encyclopedia_show(e, 78, &out);
+		}
+		fwrite(out.s ? out.s : "", 1, out.len, stdout);
+		buf_release(&out);
+		rulebook_free(rb);
+		notes_release(&ns);
+		return status;
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		rulebook_free(rb);
+		notes_release(&ns);
+		return 2;
+	}
+	/* Until the console lands, every mode prints the report. */
+	r = run_new(rb, (const char *const *)argv + optind, (size_t)(argc - optind), &ro, &why);
+	if (r == NULL) {
+		fprintf(stderr, "rankwatch: %s\n", why);
+		free(why);
+		rulebook_free(rb);
+		notes_release(&ns);
+		return 2;
+	}
+	run_scan(r, 1);
+	if (run_readable(r) == 0) {
+		print_notes(&r->notes, NOTE_WARN);
+		fprintf(stderr, "rankwatch: nothing readable\n");
+		run_free(r);
+		rulebook_free(rb);
+		notes_release(&ns);
+		return 2;
+	}
+	print_notes(&r->notes, NOTE_ERROR);
+	report_render(fmt, r, &out);
+	fwrite(out.s, 1, out.len, stdout);
+	status = report_exit_status(incident_analyse(r->incident));
+	buf_release(&out);
+	run_free(r);
+	rulebook_free(rb);
+	notes_release(&ns);
+	(void)errno;
+	return status;
+}
