@@ -180,7 +180,11 @@ buf_add_json(struct buf *b, const char *p, size_t n)
 			buf_addc(b, (char)c);
 			i++;
 		} else if ((l = utf8_seqlen(u + i, n - i)) != 0) {
-			buf_add(b, u + i, l);
+			/* C1 controls stay escaped: a JSON file may be cat'ed. */
+			if (l == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)
+				buf_printf(b, "\\u%04x", u[i + 1]);
+			else
+				buf_add(b, u + i, l);
 			i += l;
 		} else {
 			buf_adds(b, "\\ufffd");

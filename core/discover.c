@@ -109,7 +109,9 @@ walk(struct foundlist *fl, const char *dir, const char *rel, int depth,
 		else if (S_ISDIR(sb.st_mode)) {
 			if (!S_ISLNK(sb.st_mode) || depth == 0)
 				walk(fl, path, r, depth + 1, ns, skipped);
-		} else if (S_ISREG(sb.st_mode) && is_log_name(nm))
+		} else if (!S_ISREG(sb.st_mode))
+			notes_add(ns, NOTE_WARN, r, 0, 0, "not a regular file; skipped");
+		else if (is_log_name(nm))
 			add(fl, path, r, strcmp(nm, "error.json") == 0 ?
 			    SOURCE_ERRORJSON : SOURCE_LOG);
 		else

@@ -15,9 +15,10 @@
 #define LONG_FRAG	(MAX_STEP + 3)	/* shorter fragments are searched whole */
 
 struct frag {
-	unsigned char	*s;	/* folded */
+	unsigned char	*s;	/* folded (short ones: lower case when icase) */
 	size_t		 len;
 	size_t		 sig;
+	int		 icase;
 };
 
 struct gram {
@@ -265,8 +266,8 @@ matcher_fragments(const char *pattern, char ***out)
 /* --- building ----------------------------------------------------------- */
 
 /* Fragments of LONG_FRAG bytes or more go into the sampled gram scan;
- * shorter ones are searched for whole (memmem), as given and, for a
- * case-insensitive pattern, also in lower case and capitalised. */
+ * shorter ones are searched for whole: with memmem, or ignoring ASCII case
+ * for a case-insensitive pattern. */
 static void
 add_frag(struct matcher *m, const char *lit, size_t sig, int icase,
     size_t *cap, size_t *scap)
@@ -277,20 +278,15 @@ add_frag(struct matcher *m, const char *lit, size_t sig, int icase,
 	if (len < 4)
 		return;
 	if (len < LONG_FRAG) {
-		int v, nv = icase ? 3 : 1;
-
-		for (v = 0; v < nv; v++) {
-			XGROW(m->shorts, *scap, m->nshorts + 1);
-			f = &m->shorts[m->nshorts++];
-			f->len = len;
-			f->sig = sig;
-			f->s = (unsigned char *)xstrdup(lit);
-			for (i = 0; v > 0 && i < len; i++)
-				if (f->s[i] >= 'A' && f->s[i] <= 'Z')
-					f->s[i] += 32;
-			if (v == 2 && f->s[0] >= 'a' && f->s[0] <= 'z')
-				f->s[0] -= 32;
-		}
+		XGROW(m->shorts, *scap, m->nshorts + 1);
+		f = &m->shorts[m->nshorts++];
+		f->len = len;
+		f->sig = sig;
+		f->icase = icase;
+		f->s = (unsigned char *)xstrdup(lit);
+		for (i = 0; icase && i < len; i++)
+			if (f->s[i] >= 'A' && f->s[i] <= 'Z')
+				f->s[i] += 32;
 		return;
 	}
 	XGROW(m->frags, *cap, m->nfrags + 1);
@@ -470,6 +466,37 @@ candidate(struct matcher *m, const unsigned char *t, size_t len, size_t i,
 }
 
 static int
+lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+/* memmem ignoring ASCII case; f is lower case. */
+static const void *
+memcasemem(const char *t, size_t n, const unsigned char *f, size_t fl)
+{
+	const char *end = t + n, *p = t;
+	int c0 = f[0], C0 = c0 >= 'a' && c0 <= 'z' ? c0 - 32 : c0;
+
+	while ((size_t)(end - p) >= fl) {
+		const char *a = memchr(p, c0, (size_t)(end - p) - fl + 1);
+		const char *b = C0 != c0 ? memchr(p, C0, (size_t)(end - p) - fl + 1) : NULL;
+		const char *q = a == NULL ? b : b == NULL ? a : a < b ? a : b;
+		size_t i;
+
+		if (q == NULL)
+			return NULL;
+		for (i = 1; i < fl; i++)
+			if (lower((unsigned char)q[i]) != f[i])
+				break;
+		if (i == fl)
+			return q;
+		p = q + 1;
+	}
+	return NULL;
+}
+
+static int
 size_cmp(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -518,7 +545,8 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 	for (j = 0; j < m->nshorts; j++) {
 		const struct frag *f = &m->shorts[j];
 
-		if (!m->cand[f->sig] && memmem(line, linelen, f->s, f->len) != NULL) {
+		if (!m->cand[f->sig] && (f->icase ? memcasemem(line, linelen, f->s, f->len) :
+		    memmem(line, linelen, f->s, f->len)) != NULL) {
 			m->cand[f->sig] = 1;
 			m->candlist[m->ncand++] = f->sig;
 		}

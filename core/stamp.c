@@ -67,11 +67,21 @@ stamp_to_civil(int64_t sec, struct civil *c)
 	c->has_frac = 0;
 }
 
+static int
+days_in_month(int y, int m)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+	return m == 2 ? 28 + leap : days[m - 1];
+}
+
 int
 stamp_from_civil(const struct civil *c, struct stamp *out)
 {
-	if (c->mon < 1 || c->mon > 12 || c->mday < 1 || c->mday > 31 ||
-	    c->hour > 23 || c->min > 59 || c->sec > 60 || c->year < 1)
+	if (c->mon < 1 || c->mon > 12 || c->mday < 1 || c->year < 1 ||
+	    c->mday > days_in_month(c->year, c->mon) ||
+	    c->hour > 23 || c->min > 59 || c->sec > 60)
 		return -1;
 	out->sec = stamp_days_from_civil(c->year, c->mon, c->mday) * 86400 +
 	    c->hour * 3600 + c->min * 60 + c->sec;

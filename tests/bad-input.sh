@@ -1,2 +1,88 @@
 #!/bin/sh
-exit 0
+# Bad input gets a clear message naming the file (and line), never a crash
+# or a hang, and the rest of the run is still analysed.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+run="$TMP/run"
+mkdir -p "$run"
+# The one good failure that must still be found among the garbage.
+{
+	echo "[2024-03-02 10:00:00,000] [INFO] [t.py:1:f] step 1"
+	echo "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.11 GiB of which 1.00 GiB is free."
+} > "$run/rank3.log"
+echo "[2024-03-02 10:00:01,000] [INFO] [t.py:1:f] step 1" > "$run/rank0.log"
+head -c 100000 /dev/zero > "$run/rank1.log"                    # binary
+printf 'ok\nnul \000 in a line\nmore\n' > "$run/rank2.log"        # a NUL byte
+printf 'bad utf8 \377\376 and \033[31mescapes\033[0m\n' > "$run/rank4.log"
+: > "$run/rank5.log"                                           # empty
+head -c 52428800 /dev/zero | tr '\0' 'x' > "$run/rank6.log"     # 50 MB, no newline
+printf '\nafter the huge line\n' >> "$run/rank6.log"
+printf 'secret\n' > "$run/rank7.log"; chmod 000 "$run/rank7.log"   # unreadable
+mkfifo "$run/rank8.log"                                        # would block a naive open
+ln -s /nonexistent "$run/rank9.log"                            # dangling link
+
+# Root reads anything: test unreadable files as nobody where we can.
+as_user=""
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	chmod 755 "$TMP" "$run"
+	chmod 644 "$run"/rank[0-6].log
+fi
+timeout 120 $as_user "$RW" --report --format json "$run" /nonexistent/path > "$TMP/out.json" 2> "$TMP/err"
+rc=$?
+cat "$TMP/err"
+check "exit status 1 (failure found), no crash, no hang" [ "$rc" -eq 1 ]
+check "the OOM on rank 3 is still found" grep -q '"initiating": {"rank": 3' "$TMP/out.json"
+check "binary file named" grep -q 'rank1.log: warning: binary data' "$TMP/out.json"
+check "huge line named with its line number" grep -q 'rank6.log:1: warning: line longer than 64 KiB' "$TMP/out.json"
+if [ -n "$as_user" ]; then
+	check "unreadable file named" grep -q 'rank7.log: error: cannot open: Permission denied' "$TMP/err"
+fi
+check "FIFO named, not read" grep -q 'rank8.log: warning: not a regular file' "$TMP/out.json"
+check "dangling link named" grep -q 'rank9.log: warning: dangling symbolic link' "$TMP/out.json"
+check "missing path named" grep -q '/nonexistent/path: error: No such file or directory' "$TMP/err"
+check "NUL bytes noted" grep -q 'rank2.log: contains NUL bytes' "$TMP/out.json"
+check "JSON parses despite invalid UTF-8 and escapes" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out.json"
+
+# The text report never passes an escape sequence through.
+"$RW" --report "$run" > "$TMP/out.txt" 2>/dev/null
+check "text report has no raw ESC byte" sh -c '! grep -q "$(printf "\033")" "$1"' _ "$TMP/out.txt"
+
+# Nothing readable at all: exit status 2 with a message.
+mkdir -p "$TMP/empty"
+"$RW" --report "$TMP/empty" > /dev/null 2> "$TMP/err2"; rc=$?
+check "an empty folder: exit 2" [ "$rc" -eq 2 ]
+check "... saying why" grep -q "no log files found" "$TMP/err2"
+"$RW" --report /nonexistent > /dev/null 2>&1; rc=$?
+check "a missing path alone: exit 2" [ "$rc" -eq 2 ]
+"$RW" --report --format xml "$run" > /dev/null 2>&1; rc=$?
+check "a bad option: exit 2" [ "$rc" -eq 2 ]
+
+# A catastrophic regex in a rule file: the run finishes, the signature is named.
+mkdir -p "$TMP/rules"
+cat > "$TMP/rules/slow.yaml" <<'Y'
+id: slow
+title: Slow regex
+category: memory
+severity: low
+summary: s
+signatures:
+  - id: runaway
+    role: symptom
+    pattern: 'catastrophe: (a+)+$'
+Y
+mkdir -p "$TMP/cat"
+{ printf 'catastrophe: '; head -c 30000 /dev/zero | tr '\0' a; printf '!\n'; } > "$TMP/cat/rank0.log"
+timeout 60 "$RW" --report --rules "$TMP/rules" "$TMP/cat" > "$TMP/cat.txt" 2>&1; rc=$?
+check "catastrophic regex: no hang" [ "$rc" -lt 2 ]
+check "... the signature that gave up is named with file and line" grep -q 'rank0.log:1: warning: signature slow/runaway gave up' "$TMP/cat.txt"
+
+# A folder of 10,000 files.
+mkdir -p "$TMP/many"
+i=0
+while [ $i -lt 10000 ]; do : > "$TMP/many/rank$i.log"; i=$((i + 1)); done
+echo "[rank9999]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB" > "$TMP/many/rank9999.log"
+timeout 300 "$RW" --report --format json "$TMP/many" > "$TMP/many.json" 2>/dev/null; rc=$?
+check "10,000 files: analysed" [ "$rc" -eq 1 ]
+check "... and rank 9999 found" grep -q '"initiating": {"rank": 9999' "$TMP/many.json"
+finish

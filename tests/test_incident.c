@@ -1,1 +1,349 @@
-int main(void){return 0;}
+/* test_incident.c: who failed first, who is collateral, who is suspect.
+ * Real files in a temporary run folder, read by the real engine, with a
+ * small rulebook of its own so the reasoning is tested apart from the
+ * shipped encyclopedia. */
+#include "config.h"
+
+#include "testutil.h"
+
+#include "run.h"
+
+static const char *const yaml[] = {
+	"id: boom\ntitle: Boom\ncategory: memory\nseverity: high\nsummary: s\n"
+	"signatures:\n"
+	"  - {id: boom, role: initiating, pattern: 'BOOM happened here'}\n",
+	"id: generic\ntitle: Generic error\ncategory: process\nseverity: medium\nsummary: s\n"
+	"signatures:\n"
+	"  - {id: err, role: initiating, weight: 2, pattern: 'SomeError: (?<what>.*)'}\n",
+	"id: timeout\ntitle: Timeout\ncategory: communication\nseverity: high\nsummary: s\n"
+	"signatures:\n"
+	"  - {id: to, role: collateral, pattern: 'collective timed out: seq=(?<seq>\\d+) numel=(?<numel>\\d+)'}\n"
+	"  - {id: prog, role: collateral, pattern: 'last enqueued work: (?<enqueued>\\d+)'}\n"
+	"conditions:\n"
+	"  - {id: missing, text: did not time out, from: [to], test: missing, weight: 2}\n"
+	"  - {id: behind, text: behind in the sequence, from: [prog], fact: enqueued, test: behind, weight: 2}\n",
+	"id: shape\ntitle: Shape\ncategory: model\nseverity: high\nsummary: s\n"
+	"signatures:\n"
+	"  - {id: ctx, role: context, pattern: 'running version (?<version>\\S+)'}\n"
+	"conditions:\n"
+	"  - {id: numel, text: sizes differ, from: [timeout/to], fact: numel, group_by: seq, test: differs, required: true, weight: 5}\n"
+	"  - {id: ver, text: versions differ, from: [ctx], fact: version, test: differs, weight: 1}\n",
+	"id: slow\ntitle: Slow\ncategory: performance\nseverity: low\nsummary: s\n"
+	"signatures:\n"
+	"  - {id: step, role: progress, pattern: 'step (?<step>\\d+) took (?<ms>\\d+) ms'}\n"
+	"conditions:\n"
+	"  - {id: straggler, text: one rank is slow, from: [step], fact: ms, test: outlier, factor: 1.5}\n",
+};
+
+static struct rulebook *rb;
+static char *rdir;
+
+static int
+setup(void **state)
+{
+	struct notes ns;
+	size_t i;
+	char name[32];
+
+	(void)state;
+	rdir = tu_tmpdir();
+	for (i = 0; i < sizeof yaml / sizeof *yaml; i++) {
+		snprintf(name, sizeof name, "r%zu.yaml", i);
+		TU_WRITE(rdir, name, yaml[i]);
+	}
+	notes_init(&ns);
+	rb = rulebook_new();
+	assert_int_equal(rulebook_load_dir(rb, rdir, &ns), 0);
+	assert_int_equal(rulebook_finish(rb, &ns), 0);
+	notes_release(&ns);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	rulebook_free(rb);
+	tu_rmdir(rdir);
+	return 0;
+}
+
+/* "[2024-03-02 10:MM:SS,000] [INFO] [t.py:1:f] text" into rank<r>.log */
+static void
+say(const char *dir, int rank, int min, int sec, const char *text)
+{
+	char name[32], line[512];
+
+	snprintf(name, sizeof name, "rank%d.log", rank);
+	snprintf(line, sizeof line, "[2024-03-02 10:%02d:%02d,000] [INFO] [t.py:1:f] %s\n",
+	    min, sec, text);
+	TU_APPEND(dir, name, line);
+}
+
+static const struct analysis *
+analyse(struct run **rp, const char *dir)
+{
+	const char *paths[1] = { dir };
+	char *why = NULL;
+
+	*rp = run_new(rb, paths, 1, NULL, &why);
+	assert_non_null(*rp);
+	run_scan(*rp, 1);
+	return incident_analyse((*rp)->incident);
+}
+
+static void
+train(const char *dir, int ranks, int minutes)
+{
+	int r, m;
+	char t[64];
+
+	for (r = 0; r < ranks; r++)
+		for (m = 0; m < minutes; m++) {
+			snprintf(t, sizeof t, "step %d took %d ms", m, 100 + r);
+			say(dir, r, m, r, t);
+		}
+}
+
+static void
+test_initiating_beats_loud_and_early_collateral(void **state)
+{
+	char *dir = tu_tmpdir(), t[96];
+	struct run *r;
+	const struct analysis *an;
+	int k;
+
+	(void)state;
+	train(dir, 8, 3);
+	say(dir, 5, 3, 10, "BOOM happened here");
+	for (k = 0; k < 8; k++)
+		if (k != 5) {
+			snprintf(t, sizeof t, "collective timed out: seq=9 numel=10");
+			say(dir, k, 13, 10 + k, t);
+			say(dir, k, 13, 10 + k, t);	/* loud: printed twice */
+		}
+	an = analyse(&r, dir);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 5);
+	assert_string_equal(an->confidence, "high");
+	assert_non_null(strstr(an->reason, "10 min 0 s before any other rank"));
+	assert_string_equal(an->diags[0].entry->id, "boom");
+	assert_int_equal(an->suspects[0].rank, 5);
+	assert_int_equal(incident_rank(r->incident, 5)->role, RR_INITIATING);
+	for (k = 0; k < 8; k++)
+		if (k != 5)
+			assert_int_equal(incident_rank(r->incident, k)->role, RR_COLLATERAL);
+	run_free(r);
+	tu_rmdir(dir);
+}
+
+static void
+test_collateral_first_lowers_confidence(void **state)
+{
+	char *dir = tu_tmpdir();
+	struct run *r;
+	const struct analysis *an;
+
+	(void)state;
+	train(dir, 4, 2);
+	say(dir, 0, 5, 0, "collective timed out: seq=3 numel=1");
+	say(dir, 2, 5, 30, "SomeError: late");
+	an = analyse(&r, dir);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->initiating->rank, 2);
+	assert_string_equal(an->confidence, "low");
+	assert_non_null(strstr(an->reason, "earlier"));
+	run_free(r);
+	tu_rmdir(dir);
+}
+
+static void
+test_tie_prefers_specific_failure(void **state)
+{
+	char *dir = tu_tmpdir();
+	struct run *r;
+	const struct analysis *an;
+
+	(void)state;
+	train(dir, 4, 2);
+	say(dir, 1, 4, 0, "SomeError: generic first");
+	say(dir, 3, 4, 1, "BOOM happened here");
+	an = analyse(&r, dir);
+	assert_int_equal(an->initiating->rank, 3);	/* 1 s later, but specific */
+	assert_string_equal(an->confidence, "medium");
+	assert_non_null(strstr(an->reason, "2 ranks failed within 2 s"));
+	assert_int_equal(incident_rank(r->incident, 1)->role, RR_INITIATING);
+	run_free(r);
+	tu_rmdir(dir);
+}
+
+static void
+test_hang_silent_rank_is_suspect(void **state)
+{
+	char *dir = tu_tmpdir(), t[96];
+	struct run *r;
+	const struct analysis *an;
+	int k;
+
+	(void)state;
+	train(dir, 6, 3);
+	for (k = 0; k < 6; k++)
+		if (k != 4) {
+			say(dir, k, 40, k, "collective timed out: seq=77 numel=5");
+			snprintf(t, sizeof t, "last enqueued work: %d", 77);
+			say(dir, k, 40, k, t);
+		}
+	an = analyse(&r, dir);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_null(an->initiating);
+	assert_true(an->nsuspects >= 1);
+	assert_int_equal(an->suspects[0].rank, 4);
+	assert_non_null(strstr(an->suspects[0].reason, "did not time out"));
+	assert_non_null(strstr(an->suspects[0].reason, "went silent at 10:02:04"));
+	assert_int_equal(incident_rank(r->incident, 4)->role, RR_SUSPECT);
+	assert_string_equal(an->diags[0].entry->id, "timeout");
+	run_free(r);
+	tu_rmdir(dir);
+}
+
+static void
+test_differs_behind_and_outlier(void **state)
+{
+	char *dir = tu_tmpdir();
+	struct run *r;
+	const struct analysis *an;
+	int k;
+	char t[96];
+
+	(void)state;
+	for (k = 0; k < 5; k++) {
+		snprintf(t, sizeof t, "step 1 took %d ms", k == 2 ? 400 : 100);
+		say(dir, k, 0, 0, t);
+		say(dir, k, 0, 1, k < 3 ? "running version 2.1" : "running version 2.2");
+		snprintf(t, sizeof t, "collective timed out: seq=12 numel=%d", k == 1 ? 99 : 100);
+		say(dir, k, 30, 0, t);
+		snprintf(t, sizeof t, "last enqueued work: %d", k == 3 ? 11 : 12);
+		say(dir, k, 30, 1, t);
+	}
+	an = analyse(&r, dir);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_string_equal(an->diags[0].entry->id, "shape");
+	assert_int_equal(an->suspects[0].rank, 1);	/* required, weight 5 */
+	for (k = 0; k < (int)an->nconds; k++) {
+		const struct condresult *c = &an->conds[k];
+
+		if (strcmp(c->cond->id, "numel") == 0) {
+			assert_true(c->met);
+			assert_int_equal(c->nblamed, 1);
+			assert_int_equal(c->blamed[0], 1);
+			assert_non_null(strstr(c->detail, "99 on rank 1"));
+		} else if (strcmp(c->cond->id, "behind") == 0) {
+			assert_true(c->met);
+			assert_int_equal(c->nblamed, 1);
+			assert_int_equal(c->blamed[0], 3);
+		} else if (strcmp(c->cond->id, "ver") == 0) {
+			assert_true(c->met);
+			assert_int_equal(c->nblamed, 2);	/* 2.2 is the rarer value */
+		} else if (strcmp(c->cond->id, "straggler") == 0) {
+			assert_true(c->met);
+			assert_int_equal(c->blamed[0], 2);
+		} else if (strcmp(c->cond->id, "missing") == 0)
+			assert_false(c->met);
+	}
+	run_free(r);
+	tu_rmdir(dir);
+}
+
+static void
+test_healthy_and_required_condition(void **state)
+{
+	char *dir = tu_tmpdir();
+	struct run *r;
+	const struct analysis *an;
+	size_t i;
+
+	(void)state;
+	train(dir, 3, 5);
+	say(dir, 0, 5, 0, "running version 2.1");
+	an = analyse(&r, dir);
+	assert_int_equal(an->verdict, VERDICT_HEALTHY);
+	assert_string_equal(an->confidence, "high");
+	for (i = 0; i < an->ndiags; i++)
+		assert_string_not_equal(an->diags[i].entry->id, "shape");	/* context only */
+	run_free(r);
+	tu_rmdir(dir);
+}
+
+static void
+test_incremental_equals_batch(void **state)
+{
+	char *a = tu_tmpdir(), *b = tu_tmpdir();
+	const char *pa[1] = { a }, *pb[1] = { b };
+	struct run *ra, *rb_;
+	char *why = NULL, *sa, *sb;
+	int k;
+
+	(void)state;
+	train(a, 4, 2);
+	train(b, 4, 2);
+	ra = run_new(rb, pa, 1, NULL, &why);
+	run_scan(ra, 0);
+	incident_analyse(ra->incident);
+	for (k = 0; k < 4; k++) {
+		say(a, k, 20, k, k == 2 ? "BOOM happened here" : "collective timed out: seq=1 numel=1");
+		say(b, k, 20, k, k == 2 ? "BOOM happened here" : "collective timed out: seq=1 numel=1");
+	}
+	run_scan(ra, 1);
+	rb_ = run_new(rb, pb, 1, NULL, &why);
+	run_scan(rb_, 1);
+	assert_int_equal(incident_analyse(ra->incident)->initiating->rank, 2);
+	assert_int_equal(incident_analyse(rb_->incident)->initiating->rank, 2);
+	assert_string_equal(incident_analyse(ra->incident)->reason,
+	    incident_analyse(rb_->incident)->reason);
+	assert_int_equal(ra->incident->lines, rb_->incident->lines);
+	assert_int_equal(ra->incident->nevents, rb_->incident->nevents);
+	sa = incident_ranks_with_role(ra->incident, RR_COLLATERAL);
+	sb = incident_ranks_with_role(rb_->incident, RR_COLLATERAL);
+	assert_string_equal(sa, "0-1,3");
+	assert_string_equal(sa, sb);
+	free(sa);
+	free(sb);
+	run_free(ra);
+	run_free(rb_);
+	tu_rmdir(a);
+	tu_rmdir(b);
+}
+
+static void
+test_ranks_compress(void **state)
+{
+	int v[] = { 0, 1, 2, 3, 5, 7, 8, 10 };
+	char *s;
+
+	(void)state;
+	s = ranks_compress(v, 8);
+	assert_string_equal(s, "0-3,5,7-8,10");
+	free(s);
+	s = ranks_compress(v, 0);
+	assert_string_equal(s, "");
+	free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_initiating_beats_loud_and_early_collateral),
+		cmocka_unit_test(test_collateral_first_lowers_confidence),
+		cmocka_unit_test(test_tie_prefers_specific_failure),
+		cmocka_unit_test(test_hang_silent_rank_is_suspect),
+		cmocka_unit_test(test_differs_behind_and_outlier),
+		cmocka_unit_test(test_healthy_and_required_condition),
+		cmocka_unit_test(test_incremental_equals_batch),
+		cmocka_unit_test(test_ranks_compress),
+	};
+
+	setenv("TZ", "UTC", 1);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

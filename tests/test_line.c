@@ -1,1 +1,337 @@
-int main(void){return 0;}
+/* test_line.c: prefixes, headers, ranks and times of real line shapes. */
+#include "config.h"
+
+#include "testutil.h"
+
+#include "line.h"
+
+static struct linestate st;
+static struct line ln;
+
+static void
+parse(const char *s)
+{
+	line_parse(&st, s, strlen(s), &ln);
+}
+
+static void
+msg_is(const char *want)
+{
+	assert_int_equal(ln.msglen, strlen(want));
+	assert_memory_equal(ln.msg, want, ln.msglen);
+}
+
+static int
+reset(void **state)
+{
+	(void)state;
+	/* anchor: 2024-06-18 00:00 (a dated line of the same file) */
+	linestate_init(&st, -1, -1, 19892LL * 86400);
+	st.anchor_dated = 1;
+	return 0;
+}
+
+static void
+test_degenerate(void **state)
+{
+	(void)state;
+	parse("");
+	assert_int_equal(ln.rank, -1);
+	assert_true(ln.flags & LINE_BLANK);
+	parse("[");
+	msg_is("[");
+	parse("[rank");
+	msg_is("[rank");
+	parse("[rank3]");
+	msg_is("[rank3]");
+	parse("12:");
+	msg_is("12:");
+	line_parse(&st, "[rank12345678901234567890]:x", 29, &ln);
+	assert_int_equal(ln.rank, -1);
+}
+
+static void
+test_c10_with_rank_and_time(void **state)
+{
+	struct civil c;
+
+	(void)state;
+	parse("[rank0]:[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:629] [Rank 0] Watchdog caught x");
+	assert_int_equal(ln.rank, 0);
+	assert_int_equal(ln.rank_from, RANK_PREFIX);
+	assert_int_equal(ln.sev, 'E');
+	msg_is("[Rank 0] Watchdog caught x");
+	assert_true(ln.ts.flags & STAMP_NOYEAR);
+	assert_false(ln.ts.flags & STAMP_YEARGUESS);
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.year, 2023);	/* 18 Dec is closer to June 2024 in 2023 */
+	assert_int_equal(c.mon, 12);
+	assert_int_equal(c.mday, 18);
+	assert_int_equal(c.hour, 20);
+	assert_int_equal(ln.ts.nsec, 0);	/* the fraction is monotonic, not wall time */
+	/* month-day not zero padded: 5 June is 605 */
+	parse("[rank12]:[W605 09:09:08.164985384 ProcessGroupNCCL.cpp:757] hello");
+	assert_int_equal(ln.rank, 12);
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.mon, 6);
+	assert_int_equal(c.mday, 5);
+	assert_int_equal(c.year, 2024);
+}
+
+static void
+test_c10_old_shapes(void **state)
+{
+	(void)state;
+	parse("[E ProcessGroupNCCL.cpp:474] [Rank 3] Watchdog caught");
+	msg_is("[Rank 3] Watchdog caught");
+	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.rank_from, RANK_GROUP);	/* only a group rank: said so */
+	parse("[rank25]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 25] Heartbeat monitor timed out!");
+	assert_int_equal(ln.rank, 25);
+	assert_int_equal(ln.rank_from, RANK_PREFIX);
+	msg_is("[PG 0 Rank 25] Heartbeat monitor timed out!");
+}
+
+static void
+test_excepthook_and_repeated_prefixes(void **state)
+{
+	(void)state;
+	parse("[rank4]: [rank4]: torch.distributed.DistBackendError: NCCL error in: x");
+	assert_int_equal(ln.rank, 4);
+	msg_is("torch.distributed.DistBackendError: NCCL error in: x");
+	parse("[rank13]: Last error:");
+	msg_is("Last error:");
+}
+
+static void
+test_torchrun_tee_local_rank(void **state)
+{
+	(void)state;
+	parse("[default3]:[rank11]:[E606 09:09:08.164985384 ProcessGroupNCCL.cpp:757] boom");
+	assert_int_equal(ln.rank, 11);	/* the global prefix wins */
+	assert_int_equal(ln.local_rank, 3);
+	msg_is("boom");
+	parse("[default3]:hello world");
+	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.rank_from, RANK_LOCAL);
+	/* the torchrun summary's "[0]:" alone is not a prefix */
+	parse("[0]:");
+	msg_is("[0]:");
+	/* a ${rank} template "[7]:text" is */
+	parse("[7]:text");
+	assert_int_equal(ln.rank, 7);
+}
+
+static void
+test_slurm_label_mpi_ray(void **state)
+{
+	(void)state;
+	parse(" 9: [rank9]:[E618 12:13:01.1 x.cpp:1] m");	/* bad fraction: not a header */
+	assert_int_equal(ln.rank, 9);
+	parse(" 3: plain text");
+	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.rank_from, RANK_LABEL);
+	msg_is("plain text");
+	parse("P1  12: het");
+	assert_int_equal(ln.rank, 12);
+	parse("[1,5]<stderr>:mpi line");
+	assert_int_equal(ln.rank, 5);
+	msg_is("mpi line");
+	parse("(worker1, rank=1, pid=27522, ip=10.105.0.4) [rank4]: [rank4]:   File \"x.py\"");
+	assert_int_equal(ln.rank, 4);
+	msg_is("  File \"x.py\"");
+	parse("(WorkerDict pid=26110) [rank7]:[W1120 01:13:20.892421310 ProcessGroupNCCL.cpp:1662] "
+	    "Failed to check [repeated 5x across cluster]");
+	assert_int_equal(ln.rank, 7);
+	msg_is("Failed to check");
+	/* An exception line continues the record above it... */
+	parse("RuntimeError: 3: bad");
+	assert_int_equal(ln.rank, 7);
+	assert_int_equal(ln.rank_from, RANK_INHERIT);
+	/* ...but is no label: a number inside text, or no space after the colon */
+	linestate_init(&st, -1, -1, 0);
+	parse("RuntimeError: 3: bad");
+	assert_int_equal(ln.rank, -1);
+	parse("12:30 lunch");
+	assert_int_equal(ln.rank, -1);
+}
+
+static void
+test_glued_after_progress_bar(void **state)
+{
+	(void)state;
+	parse("Epoch 9:   0%|   | 1/1252 [00:02<58:30,  0.36it/s, v_num=1][rank2]:"
+	    "[E1229 20:29:13.091296956 ProcessGroupNCCL.cpp:1484] stuck");
+	assert_int_equal(ln.rank, 2);
+	assert_true(ln.flags & LINE_GLUED);
+	msg_is("stuck");
+	parse("\r 10%|#| 1/10\r 20%|##| 2/10\r[rank1]: Traceback (most recent call last):");
+	assert_int_equal(ln.rank, 1);
+	msg_is("Traceback (most recent call last):");
+}
+
+static void
+test_headers_with_dates(void **state)
+{
+	struct civil c;
+
+	(void)state;
+	parse("[2024-05-01 12:00:00,123] [INFO] [engine.py:123:_configure] DeepSpeed info");
+	msg_is("DeepSpeed info");
+	assert_int_equal(ln.sev, 'I');
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.year, 2024);
+	assert_int_equal(ln.ts.nsec, 123000000);
+	parse("[2024-07-25 06:36:18,293] torch.distributed.elastic.multiprocessing.api: [WARNING] "
+	    "Sending process 179 closing signal SIGTERM");
+	msg_is("Sending process 179 closing signal SIGTERM");
+	parse("2024-06-12 10:03:11,482 INFO train.py:88 step 120");
+	msg_is("train.py:88 step 120");
+	parse("[NeMo I 2024-07-31 19:59:50 utils:47] nemo says");
+	msg_is("nemo says");
+	parse(" [2024-05-01 12:00:00] iteration      100/  500000 |");
+	msg_is("iteration      100/  500000 |");
+	/* a date line sets the anchor for later year-less lines */
+	stamp_to_civil(st.anchor, &c);
+	assert_int_equal(c.year, 2024);
+	assert_int_equal(c.mon, 5);
+}
+
+static void
+test_glog_and_nccl(void **state)
+{
+	(void)state;
+	parse("W0817 02:40:09.311000 17860 torch/distributed/elastic/multiprocessing/api.py:900] "
+	    "Sending process 17942 closing signal SIGINT");
+	msg_is("Sending process 17942 closing signal SIGINT");
+	assert_int_equal(ln.sev, 'W');
+	assert_true(ln.ts.flags & STAMP_NOYEAR);
+	parse("node-1:178:828 [0] NCCL INFO comm 0x55 rank 16 nranks 32 - Abort COMPLETE");
+	msg_is("NCCL INFO comm 0x55 rank 16 nranks 32 - Abort COMPLETE");
+	assert_int_equal(ln.pid, 178);
+	assert_int_equal(ln.hostlen, 6);
+	assert_false(ln.ts.flags & STAMP_TIME && !(ln.ts.flags & STAMP_INHERITED));
+	parse("[2025-03-12 10:11:12] host-a:110:697 [0] misc/socket.cc:50 NCCL WARN socketProgress: closed");
+	msg_is("misc/socket.cc:50 NCCL WARN socketProgress: closed");
+	assert_true(ln.ts.flags & STAMP_TIME);
+	assert_false(ln.ts.flags & STAMP_INHERITED);
+	/* host:pid:tid without "NCCL " is not NCCL's */
+	parse("a:1:2 something else");
+	msg_is("a:1:2 something else");
+}
+
+static void
+test_inherited_time_and_records(void **state)
+{
+	(void)state;
+	parse(" 5: [rank5]:[E618 12:03:01.000000001 x.cpp:1] Exception raised somewhere");
+	assert_int_equal(ln.rank, 5);
+	parse("Exception raised from checkTimeout at x.cpp:760 (most recent call first):");
+	assert_int_equal(ln.rank, 5);
+	assert_int_equal(ln.rank_from, RANK_INHERIT);
+	assert_true(ln.ts.flags & STAMP_INHERITED);
+	parse("frame #0: c10::Error::Error() + 0x9d");
+	assert_int_equal(ln.rank, 5);
+	parse("terminate called after throwing an instance of 'c10::DistBackendError'");
+	assert_int_equal(ln.rank, 5);
+	parse("an unrelated line from nobody");
+	assert_int_equal(ln.rank, -1);
+	parse("frame #1: after the record closed");
+	assert_int_equal(ln.rank, -1);
+}
+
+static void
+test_torchrun_summary(void **state)
+{
+	static const char *const block[] = {
+		"torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+		"======================================================",
+		"run.py FAILED",
+		"------------------------------------------------------",
+		"Failures:",
+		"[1]:",
+		"  time      : 2026-01-15_05:44:28",
+		"  host      : xdit",
+		"  rank      : 1 (local_rank: 1)",
+		"  exitcode  : -11 (pid: 6175)",
+		"------------------------------------------------------",
+		"Root Cause (first observed failure):",
+		"[0]:",
+		"  time      : 2026-01-15_05:44:27",
+		"  host      : xdit",
+		"  rank      : 0 (local_rank: 0)",
+		"  exitcode  : -11 (pid: 6174)",
+		"  traceback : Signal 11 (SIGSEGV) received by PID 6174",
+		"======================================================",
+		"after the block",
+	};
+	size_t i;
+	struct civil c;
+
+	(void)state;
+	for (i = 0; i < sizeof block / sizeof *block; i++) {
+		parse(block[i]);
+		if (i == 9) {
+			assert_int_equal(ln.rank, 1);
+			assert_int_equal(ln.rank_from, RANK_SUMMARY);
+			assert_false(ln.flags & LINE_ROOT_CAUSE);
+			assert_true(ln.ts.flags & STAMP_REPORTED);
+		}
+		if (i == 16 || i == 17) {
+			assert_int_equal(ln.rank, 0);
+			assert_true(ln.flags & LINE_ROOT_CAUSE);
+			stamp_to_civil(ln.ts.sec, &c);
+			assert_int_equal(c.sec, 27);
+		}
+	}
+	assert_int_equal(ln.rank, -1);
+}
+
+static void
+test_file_rank_and_group_rank(void **state)
+{
+	(void)state;
+	linestate_init(&st, 6, -1, 0);
+	parse("anything at all");
+	assert_int_equal(ln.rank, 6);
+	assert_int_equal(ln.rank_from, RANK_FILE);
+	parse("[rank9]:[E ProcessGroupNCCL.cpp:1] prefix beats file");
+	assert_int_equal(ln.rank, 9);
+	linestate_init(&st, -1, -1, 0);
+	parse("[PG ID 2 PG GUID 3 Rank 3] only a group rank");
+	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.rank_from, RANK_GROUP);
+	assert_int_equal(st.group_ranked, 1);
+}
+
+static void
+test_year_guessed_from_mtime(void **state)
+{
+	(void)state;
+	linestate_init(&st, -1, -1, 19892LL * 86400);	/* mtime only */
+	parse("[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:629] x");
+	assert_true(ln.ts.flags & STAMP_YEARGUESS);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_degenerate, reset),
+		cmocka_unit_test_setup(test_c10_with_rank_and_time, reset),
+		cmocka_unit_test_setup(test_c10_old_shapes, reset),
+		cmocka_unit_test_setup(test_excepthook_and_repeated_prefixes, reset),
+		cmocka_unit_test_setup(test_torchrun_tee_local_rank, reset),
+		cmocka_unit_test_setup(test_slurm_label_mpi_ray, reset),
+		cmocka_unit_test_setup(test_glued_after_progress_bar, reset),
+		cmocka_unit_test_setup(test_headers_with_dates, reset),
+		cmocka_unit_test_setup(test_glog_and_nccl, reset),
+		cmocka_unit_test_setup(test_inherited_time_and_records, reset),
+		cmocka_unit_test_setup(test_torchrun_summary, reset),
+		cmocka_unit_test_setup(test_file_rank_and_group_rank, reset),
+		cmocka_unit_test_setup(test_year_guessed_from_mtime, reset),
+	};
+
+	setenv("TZ", "UTC", 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,1 +1,173 @@
-int main(void){return 0;}
+/* test_matcher.c: the prefilter never hides a match; limits stop runaway regexes. */
+#include "config.h"
+
+#include "testutil.h"
+
+#include "matcher.h"
+
+static void
+frags_are(const char *pattern, const char *const *want, size_t n)
+{
+	char **v = NULL;
+	size_t got = matcher_fragments(pattern, &v), i;
+
+	assert_int_equal(got, n);
+	for (i = 0; i < got; i++) {
+		assert_string_equal(v[i], want[i]);
+		free(v[i]);
+	}
+	free(v);
+}
+
+static void
+test_fragment_extraction(void **state)
+{
+	static const char *const a[] = { "Watchdog caught collective operation timeout: Work" };
+	static const char *const b[] = { " watchdog thread terminated with exception: " };
+	static const char *const c[] = { "bucket_cap_bytes: " };
+	static const char *const d[] = { "out of memory", "Failed to CUDA malloc " };
+	static const char *const e[] = { "exitcode" };
+	static const char *const f[] = { "NCCL version" };
+
+	(void)state;
+	frags_are("Watchdog caught collective operation timeout: Work[A-Za-z]*\\((?:SeqNum=(?<seq>\\d+), )?", a, 1);
+	frags_are("(?:NCCL|Process group) watchdog thread terminated with exception: (?<what>.*)", b, 1);
+	frags_are("^\\s*bucket_cap_bytes: (?<b>\\d+)\\s*$", c, 1);
+	frags_are("(?i)out of memory|Failed to CUDA malloc \\d+", d, 2);
+	frags_are("^\\s*exitcode\\s*: (?<e>-?\\d+)", e, 1);
+	/* an optional character is not required: "versions?" gives "version" */
+	frags_are("NCCL versions? (?<v>[\\d.]+)", f, 1);
+	/* no literal of 4 bytes, an optional group, extended mode: none */
+	frags_are("\\d+:\\d+", NULL, 0);
+	frags_are("(?x) long literal here", NULL, 0);
+	frags_are("abcdefg|x", NULL, 0);	/* one branch is too short */
+	frags_are("", NULL, 0);
+}
+
+/* Build a rulebook from one YAML text. */
+static struct rulebook *
+book(const char *yaml)
+{
+	char *dir = tu_tmpdir();
+	struct rulebook *rb = rulebook_new();
+	struct notes ns;
+
+	notes_init(&ns);
+	TU_WRITE(dir, "t.yaml", yaml);
+	assert_int_equal(rulebook_load_dir(rb, dir, &ns), 0);
+	assert_int_equal(rulebook_finish(rb, &ns), 0);
+	notes_release(&ns);
+	tu_rmdir(dir);
+	return rb;
+}
+
+static const char yaml[] =
+    "id: t\ntitle: T\ncategory: memory\nseverity: low\nsummary: s\n"
+    "signatures:\n"
+    "  - {id: a, role: initiating, pattern: 'CUDA out of memory\\. Tried to allocate (?<sz>\\S+)'}\n"
+    "  - {id: b, role: collateral, pattern: 'Watchdog caught collective operation timeout'}\n"
+    "  - {id: c, role: symptom, pattern: '(?i)loss[^\\n]{0,40}?\\bnan\\b'}\n"
+    "  - {id: d, role: context, pattern: 'NCCL version (?<v>\\d+\\.\\d+\\.\\d+)'}\n"
+    "  - {id: e, role: symptom, pattern: 'Error|Exception', prefilter: [Error, Exception]}\n"
+    "  - {id: f, role: context, pattern: 'ab+c\\d{2,}xyz'}\n";
+
+struct count {
+	int hits[8];
+};
+
+static void
+on(void *arg, const struct signature *sig, const char *subject, const PCRE2_SIZE *ov)
+{
+	struct count *c = arg;
+
+	(void)subject;
+	(void)ov;
+	c->hits[sig->index]++;
+}
+
+static void
+test_prefilter_hides_nothing(void **state)
+{
+	static const char *const words[] = { "CUDA out of memory. Tried to allocate 2 GiB",
+	    "cuda OUT of memory", "Watchdog caught collective operation timeout",
+	    "Watchdog caught", "loss = NaN", "LOSS: nan ", "loss nan", "NCCL version 2.18.3",
+	    "NCCL version x", "RuntimeError", "Exception", "abbbc12xyz", "ac12xyz", " ", "x",
+	    "\x1b[31m", "\xff\xfe", "[rank3]:", "[E1218 20:27:21.426415540 a.cpp:1] " };
+	struct rulebook *rb = book(yaml);
+	struct matcher *m = matcher_new(rb);
+	pcre2_match_data *md = pcre2_match_data_create(16, NULL);
+	char line[512];
+	unsigned seed = 12345;
+	int iter, k;
+
+	(void)state;
+	assert_int_equal(matcher_unfiltered(m), 1);	/* f: "ab+c\d{2,}xyz" has no 4-byte literal... */
+	for (iter = 0; iter < 20000; iter++) {
+		struct count c = { { 0 } };
+		size_t len = 0, i;
+		int parts = 1 + (int)((seed = seed * 1103515245 + 12345) >> 16) % 6;
+
+		for (k = 0; k < parts; k++) {
+			const char *w = words[((seed = seed * 1103515245 + 12345) >> 16) %
+			    (sizeof words / sizeof *words)];
+			size_t wl = strlen(w), cut = ((seed = seed * 1103515245 + 12345) >> 16) % 3 == 0 ?
+			    wl / 2 : wl;
+
+			if (len + cut + 1 >= sizeof line)
+				break;
+			memcpy(line + len, w, cut);
+			len += cut;
+			line[len++] = (char)("  ;:x"[(seed >> 20) % 5]);
+		}
+		matcher_match(m, line, len, line, len, on, &c);
+		for (i = 0; i < rb->nsigs; i++) {
+			int want = pcre2_match(rb->sigs[i]->re, (PCRE2_SPTR)line, len, 0, 0, md, NULL) >= 0;
+
+			if (want != (c.hits[i] > 0))
+				fail_msg("signature %s: prefilter says %d, regex says %d on '%.*s'",
+				    rb->sigs[i]->id, c.hits[i], want, (int)len, line);
+		}
+	}
+	pcre2_match_data_free(md);
+	matcher_free(m);
+	rulebook_free(rb);
+}
+
+static void
+test_catastrophic_regex_gives_up(void **state)
+{
+	struct rulebook *rb = book(
+	    "id: t\ntitle: T\ncategory: memory\nseverity: low\nsummary: s\n"
+	    "signatures:\n"
+	    "  - {id: slow, role: symptom, pattern: 'catastrophe: (a+)+$'}\n");
+	struct matcher *m = matcher_new(rb);
+	char line[20000];
+	struct count c = { { 0 } };
+	const struct signature *bad;
+	int code;
+
+	(void)state;
+	memcpy(line, "catastrophe: ", 13);
+	memset(line + 13, 'a', sizeof line - 14);
+	line[sizeof line - 1] = '!';
+	assert_int_equal(matcher_match(m, line, sizeof line, line, sizeof line, on, &c), 0);
+	bad = matcher_take_error(m, &code);
+	assert_non_null(bad);
+	assert_string_equal(bad->id, "slow");
+	assert_true(code < 0);
+	assert_null(matcher_take_error(m, &code));
+	matcher_free(m);
+	rulebook_free(rb);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fragment_extraction),
+		cmocka_unit_test(test_prefilter_hides_nothing),
+		cmocka_unit_test(test_catastrophic_regex_gives_up),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

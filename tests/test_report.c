@@ -1,1 +1,156 @@
-int main(void){return 0;}
+/* test_report.c: every format is well formed and no log byte reaches a
+ * terminal or a parser unescaped. */
+#include "config.h"
+
+#include "testutil.h"
+
+#include <yaml.h>
+
+#include "report.h"
+
+static const char yaml_rule[] =
+    "id: boom\ntitle: Boom | with a pipe\ncategory: memory\nseverity: high\nsummary: s\n"
+    "signatures:\n"
+    "  - {id: boom, role: initiating, pattern: 'BOOM (?<what>.*)'}\n";
+
+static struct run *
+make_run(char **dirp, char **rdirp, struct rulebook **rbp)
+{
+	struct notes ns;
+	const char *paths[1];
+	char *why = NULL, line[256];
+	struct run *r;
+
+	*rdirp = tu_tmpdir();
+	TU_WRITE(*rdirp, "boom.yaml", yaml_rule);
+	notes_init(&ns);
+	*rbp = rulebook_new();
+	assert_int_equal(rulebook_load_dir(*rbp, *rdirp, &ns), 0);
+	rulebook_finish(*rbp, &ns);
+	notes_release(&ns);
+	*dirp = tu_tmpdir();
+	TU_WRITE(*dirp, "rank0.log", "[2024-03-02 10:00:00,000] [INFO] [t.py:1:f] fine\n");
+	/* a hostile line: terminal escapes, a quote, a pipe, a backtick,
+	 * invalid UTF-8, a C1 control */
+	snprintf(line, sizeof line, "[2024-03-02 10:00:05,000] [INFO] [t.py:1:f] BOOM "
+	    "\x1b]0;pwned\x07\x1b[2J \"q\" a|b `c` \xff\xc2\x9b end\n");
+	TU_WRITE(*dirp, "rank1.log", line);
+	TU_WRITE(*dirp, "rank1.log", line);
+	paths[0] = *dirp;
+	r = run_new(*rbp, paths, 1, NULL, &why);
+	assert_non_null(r);
+	run_scan(r, 1);
+	return r;
+}
+
+static void
+render(struct run *r, const char *fmt, struct buf *out)
+{
+	const struct report_format *f = report_format_find(fmt);
+
+	assert_non_null(f);
+	buf_clear(out);
+	report_render(f, r, out);
+	assert_true(out->len > 0);
+}
+
+static void
+test_text_and_markdown_are_safe(void **state)
+{
+	char *dir, *rdir;
+	struct rulebook *rb;
+	struct run *r = make_run(&dir, &rdir, &rb);
+	struct buf out = BUF_INIT;
+	size_t i;
+
+	(void)state;
+	render(r, "text", &out);
+	assert_non_null(strstr(out.s, "FAILURE  rank 1 first: Boom | with a pipe"));
+	assert_non_null(strstr(out.s, "^[]0;pwned^G^[[2J"));
+	for (i = 0; i < out.len; i++)
+		assert_true((unsigned char)out.s[i] >= 0x20 || out.s[i] == '\n');
+	assert_null(strstr(out.s, "\xc2\x9b"));
+	render(r, "markdown", &out);
+	assert_non_null(strstr(out.s, "## rankwatch: failure, rank 1 first: Boom \\| with a pipe"));
+	assert_non_null(strstr(out.s, "a\\|b 'c'"));
+	for (i = 0; i < out.len; i++)
+		assert_true((unsigned char)out.s[i] >= 0x20 || out.s[i] == '\n');
+	assert_null(report_format_find("xml"));
+	buf_release(&out);
+	run_free(r);
+	rulebook_free(rb);
+	tu_rmdir(dir);
+	tu_rmdir(rdir);
+}
+
+/* Find a key's scalar value in a flat walk of the document. */
+static int
+json_walk(yaml_document_t *doc, yaml_node_t *n, const char *key, char *out, size_t len)
+{
+	yaml_node_pair_t *p;
+	yaml_node_item_t *it;
+
+	if (n->type == YAML_MAPPING_NODE) {
+		for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(doc, p->key);
+			yaml_node_t *v = yaml_document_get_node(doc, p->value);
+
+			if (strcmp((char *)k->data.scalar.value, key) == 0 &&
+			    v->type == YAML_SCALAR_NODE) {
+				snprintf(out, len, "%s", (char *)v->data.scalar.value);
+				return 1;
+			}
+			if (json_walk(doc, v, key, out, len))
+				return 1;
+		}
+	} else if (n->type == YAML_SEQUENCE_NODE)
+		for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
+			if (json_walk(doc, yaml_document_get_node(doc, *it), key, out, len))
+				return 1;
+	return 0;
+}
+
+static void
+test_json_parses(void **state)
+{
+	char *dir, *rdir, v[512];
+	struct rulebook *rb;
+	struct run *r = make_run(&dir, &rdir, &rb);
+	struct buf out = BUF_INIT;
+	yaml_parser_t p;
+	yaml_document_t doc;
+
+	(void)state;
+	render(r, "json", &out);
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (unsigned char *)out.s, out.len);
+	assert_true(yaml_parser_load(&p, &doc));
+	assert_true(json_walk(&doc, yaml_document_get_root_node(&doc), "verdict", v, sizeof v));
+	assert_string_equal(v, "failure");
+	assert_true(json_walk(&doc, yaml_document_get_root_node(&doc), "entry", v, sizeof v));
+	assert_string_equal(v, "boom");
+	assert_true(json_walk(&doc, yaml_document_get_root_node(&doc), "what", v, sizeof v));
+	/* the fact round-trips: escapes decoded, invalid bytes as U+FFFD */
+	assert_non_null(strstr(v, "\x1b]0;pwned\x07"));
+	assert_non_null(strstr(v, "\"q\" a|b `c` \xef\xbf\xbd"));
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&p);
+	assert_int_equal(report_exit_status(incident_analyse(r->incident)), 1);
+	buf_release(&out);
+	run_free(r);
+	rulebook_free(rb);
+	tu_rmdir(dir);
+	tu_rmdir(rdir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_and_markdown_are_safe),
+		cmocka_unit_test(test_json_parses),
+	};
+
+	setenv("TZ", "UTC", 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

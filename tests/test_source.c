@@ -1,1 +1,226 @@
-int main(void){return 0;}
+/* test_source.c: incremental reading of real files. */
+#include "config.h"
+
+#include "testutil.h"
+
+#include <fcntl.h>
+
+#include "source.h"
+
+struct got {
+	char	lines[64][128];
+	int	n;
+	int	truncated;
+	size_t	lastlen;
+	uint64_t offsets[64];
+};
+
+static void
+collect(void *arg, struct source *src, const char *text, size_t len,
+    uint64_t offset, unsigned long lineno, int truncated)
+{
+	struct got *g = arg;
+
+	(void)src;
+	assert_int_equal(lineno, (unsigned long)g->n + 1 + 0 * lineno);
+	if (g->n < 64) {
+		snprintf(g->lines[g->n], sizeof g->lines[g->n], "%.*s",
+		    (int)(len < 100 ? len : 100), text);
+		g->offsets[g->n] = offset;
+	}
+	g->n++;
+	g->lastlen = len;
+	g->truncated += truncated;
+}
+
+static char buf[SOURCE_CHUNK];
+
+static void
+test_incremental_and_partial(void **state)
+{
+	char *dir = tu_tmpdir(), *path;
+	struct notes ns;
+	struct source *s;
+	struct got g = { .n = 0 };
+
+	(void)state;
+	notes_init(&ns);
+	path = tu_write(dir, "rank0.log", "one\ntwo\nthr", 11, 0);
+	s = source_new(path, "rank0.log", SOURCE_LOG, 0, -1, 0);
+	assert_int_equal(source_read(s, buf, &ns, collect, &g), 11);
+	assert_int_equal(g.n, 2);	/* "thr" waits for its newline */
+	assert_int_equal(s->offset, 8);
+	assert_int_equal(source_read(s, buf, &ns, collect, &g), 0);
+	TU_APPEND(dir, "rank0.log", "ee\r\nfour\n");
+	assert_int_equal(source_read(s, buf, &ns, collect, &g), 9);
+	assert_int_equal(g.n, 4);
+	assert_string_equal(g.lines[2], "three");	/* CRLF trimmed */
+	assert_int_equal(g.offsets[2], 8);
+	assert_int_equal(g.offsets[3], 15);
+	TU_APPEND(dir, "rank0.log", "tail");
+	source_read(s, buf, &ns, collect, &g);
+	source_flush(s, collect, &g);
+	assert_int_equal(g.n, 5);
+	assert_string_equal(g.lines[4], "tail");
+	assert_int_equal(ns.n, 0);
+	source_free(s);
+	free(path);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
+static void
+test_truncation_and_rotation(void **state)
+{
+	char *dir = tu_tmpdir(), *path, *other;
+	struct notes ns;
+	struct source *s;
+	struct got g = { .n = 0 };
+
+	(void)state;
+	notes_init(&ns);
+	path = tu_write(dir, "a.log", "aaaa\nbbbb\n", 10, 0);
+	s = source_new(path, "a.log", SOURCE_LOG, 0, -1, 0);
+	source_read(s, buf, &ns, collect, &g);
+	assert_int_equal(g.n, 2);
+	/* copytruncate: the same file, shorter */
+	assert_int_equal(truncate(path, 0), 0);
+	TU_APPEND(dir, "a.log", "c\n");
+	source_read(s, buf, &ns, collect, &g);
+	assert_int_equal(g.n, 3);
+	assert_string_equal(g.lines[2], "c");
+	assert_non_null(strstr(ns.v[ns.n - 1].text, "truncated"));
+	/* rotation: a new file under the same name */
+	other = tu_write(dir, "b.log", "dddddddddddd\n", 13, 0);
+	assert_int_equal(rename(other, path), 0);
+	source_read(s, buf, &ns, collect, &g);
+	assert_int_equal(g.n, 4);
+	assert_string_equal(g.lines[3], "dddddddddddd");
+	assert_non_null(strstr(ns.v[ns.n - 1].text, "rotation"));
+	/* deleted: a clear note, no crash */
+	unlink(path);
+	assert_int_equal(source_read(s, buf, &ns, collect, &g), -1);
+	assert_non_null(strstr(ns.v[ns.n - 1].text, "cannot open"));
+	source_free(s);
+	free(path);
+	free(other);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
+static void
+test_huge_line_is_bounded(void **state)
+{
+	char *dir = tu_tmpdir(), *path, *big;
+	struct notes ns;
+	struct source *s;
+	struct got g = { .n = 0 };
+	size_t n = 3 * SOURCE_CHUNK + 17;
+
+	(void)state;
+	notes_init(&ns);
+	big = malloc(n + 6);
+	memset(big, 'x', n);
+	memcpy(big + n, "\nok\n", 5);
+	path = tu_write(dir, "big.log", big, n + 4, 0);
+	s = source_new(path, "big.log", SOURCE_LOG, 0, -1, 0);
+	source_read(s, buf, &ns, collect, &g);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.truncated, 1);
+	assert_string_equal(g.lines[1], "ok");
+	assert_int_equal(g.offsets[1], n + 1);
+	assert_int_equal(ns.n, 1);
+	assert_int_equal(ns.v[0].line, 1);
+	assert_non_null(strstr(ns.v[0].text, "longer than"));
+	source_free(s);
+	free(path);
+	free(big);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
+static void
+test_binary_nul_fifo(void **state)
+{
+	char *dir = tu_tmpdir(), *path, fifo[512];
+	struct notes ns;
+	struct source *s;
+	struct got g = { .n = 0 };
+	char bin[4096];
+
+	(void)state;
+	notes_init(&ns);
+	memset(bin, 0, sizeof bin);
+	path = tu_write(dir, "ckpt.bin", bin, sizeof bin, 0);
+	s = source_new(path, "ckpt.bin", SOURCE_LOG, 0, -1, 0);
+	source_read(s, buf, &ns, collect, &g);
+	assert_int_equal(g.n, 0);
+	assert_true(s->binary);
+	assert_non_null(strstr(ns.v[0].text, "binary"));
+	source_free(s);
+	free(path);
+	/* one stray NUL in a text log: read as text, noted once */
+	path = tu_write(dir, "nul.log", "a\nb\0c\nd\n", 8, 0);
+	s = source_new(path, "nul.log", SOURCE_LOG, 0, -1, 0);
+	source_read(s, buf, &ns, collect, &g);
+	assert_int_equal(g.n, 3);
+	assert_false(s->binary);
+	source_free(s);
+	free(path);
+	/* a FIFO with no writer must not block */
+	snprintf(fifo, sizeof fifo, "%s/fifo.log", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	s = source_new(fifo, "fifo.log", SOURCE_LOG, 0, -1, 0);
+	assert_int_equal(source_read(s, buf, &ns, collect, &g), -1);
+	assert_non_null(strstr(ns.v[ns.n - 1].text, "not a regular file"));
+	source_free(s);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
+static void
+test_errorjson(void **state)
+{
+	char *dir = tu_tmpdir(), *path;
+	struct notes ns;
+	struct source *s;
+	struct got g = { .n = 0 };
+	const char *j = "{\"message\": {\"message\": \"RuntimeError: CUDA error: an illegal "
+	    "memory access was encountered\\nsecond line\", \"extraInfo\": {\"py_callstack\": "
+	    "\"Traceback\", \"timestamp\": \"1718569474\"}}}";
+
+	(void)state;
+	notes_init(&ns);
+	path = tu_write(dir, "error.json", j, strlen(j), 0);
+	s = source_new(path, "error.json", SOURCE_ERRORJSON, 3, -1, 0);
+	source_read(s, buf, &ns, collect, &g);
+	assert_int_equal(g.n, 2);
+	assert_string_equal(g.lines[0], "[2024-06-16 20:24:34] RuntimeError: CUDA error: an illegal memory access was encountered");
+	assert_string_equal(g.lines[1], "second line");
+	source_free(s);
+	free(path);
+	path = tu_write(dir, "error.json", "{\"message\": [", 13, 0);
+	s = source_new(path, "error.json", SOURCE_ERRORJSON, 3, -1, 0);
+	source_read(s, buf, &ns, collect, &g);
+	assert_int_equal(g.n, 2);
+	assert_non_null(strstr(ns.v[ns.n - 1].text, "not valid JSON"));
+	source_free(s);
+	free(path);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_incremental_and_partial),
+		cmocka_unit_test(test_truncation_and_rotation),
+		cmocka_unit_test(test_huge_line_is_bounded),
+		cmocka_unit_test(test_binary_nul_fifo),
+		cmocka_unit_test(test_errorjson),
+	};
+
+	setenv("TZ", "UTC", 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

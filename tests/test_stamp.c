@@ -1,1 +1,100 @@
-int main(void){return 0;}
+/* test_stamp.c: calendar arithmetic, the shared parsers, year recovery. */
+#include "config.h"
+
+#include "testutil.h"
+
+#include "stamp.h"
+
+static int64_t
+sec_of(int y, int mo, int d, int h, int mi, int s)
+{
+	struct civil c = { y, mo, d, h, mi, s, 0, 0 };
+	struct stamp st;
+
+	assert_int_equal(stamp_from_civil(&c, &st), 0);
+	return st.sec;
+}
+
+static void
+test_civil_roundtrip(void **state)
+{
+	struct civil c;
+	int64_t t;
+
+	(void)state;
+	assert_int_equal(sec_of(1970, 1, 1, 0, 0, 0), 0);
+	assert_int_equal(sec_of(2024, 2, 29, 23, 59, 59), 1709251199);
+	for (t = -86400LL * 400; t < 86400LL * 366 * 80; t += 86400LL * 37 + 3601) {
+		stamp_to_civil(t, &c);
+		assert_int_equal(sec_of(c.year, c.mon, c.mday, c.hour, c.min, c.sec), t);
+	}
+}
+
+static void
+test_parsers(void **state)
+{
+	struct civil c;
+
+	(void)state;
+	assert_int_equal(stamp_parse_iso("2024-05-01 12:00:00,123 INFO", 28, &c), 23);
+	assert_int_equal(c.year, 2024);
+	assert_int_equal(c.nsec, 123000000);
+	assert_int_equal(stamp_parse_iso("2024-05-01T12:00:00.5+02:00 x", 29, &c), 27);
+	assert_int_equal(stamp_parse_iso("2024-05-01T12:00:00Z", 20, &c), 20);
+	assert_int_equal(stamp_parse_iso("2024-13-01 12:00:00", 19, &c), 0);
+	assert_int_equal(stamp_parse_iso("2024-05-01 25:00:00", 19, &c), 0);
+	assert_int_equal(stamp_parse_iso("2024-05-01", 10, &c), 0);	/* no time */
+	assert_int_equal(stamp_parse_torchrun("2024-06-16_20:34:34", 19, &c), 19);
+	assert_int_equal(c.hour, 20);
+	assert_int_equal(stamp_parse_hms("12:0", 4, &c), 0);	/* cut short */
+	assert_int_equal(stamp_parse_hms("", 0, &c), 0);
+}
+
+static void
+test_year_recovery_across_new_year(void **state)
+{
+	struct civil c = { 0, 1, 2, 3, 4, 5, 0, 0 };
+	int64_t anchor = sec_of(2024, 12, 31, 23, 0, 0);
+
+	(void)state;
+	assert_int_equal(stamp_resolve_year(&c, anchor), 0);
+	assert_int_equal(c.year, 2025);	/* January after a late-December anchor */
+	c.mon = 12;
+	c.mday = 30;
+	assert_int_equal(stamp_resolve_year(&c, sec_of(2025, 1, 2, 0, 0, 0)), 0);
+	assert_int_equal(c.year, 2024);
+	c.mon = 2;
+	c.mday = 29;	/* only leap years have it */
+	assert_int_equal(stamp_resolve_year(&c, sec_of(2025, 3, 1, 0, 0, 0)), 0);
+	assert_int_equal(c.year, 2024);
+}
+
+static void
+test_format_span(void **state)
+{
+	char s[40];
+
+	(void)state;
+	stamp_format_span(600LL * 1000000000, s, sizeof s);
+	assert_string_equal(s, "10 min 0 s");
+	stamp_format_span(350LL * 1000000, s, sizeof s);
+	assert_string_equal(s, "350 ms");
+	stamp_format_span(-3LL * 1000000000, s, sizeof s);
+	assert_string_equal(s, "3 s");
+	stamp_format_span(90000LL * 1000000000, s, sizeof s);
+	assert_string_equal(s, "1 d 1 h");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_civil_roundtrip),
+		cmocka_unit_test(test_parsers),
+		cmocka_unit_test(test_year_recovery_across_new_year),
+		cmocka_unit_test(test_format_span),
+	};
+
+	setenv("TZ", "UTC", 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -211,6 +211,7 @@ main(int argc, char **argv)
 			if ((fmt = report_format_find(optarg)) == NULL) {
 				fprintf(stderr, "rankwatch: unknown format '%s' (text, json, markdown)\n",
 				    optarg);
+				free(rules);
 				return 2;
 			}
 			break;
@@ -235,12 +236,15 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			free(rules);
 			return 0;
 		case 'V':
 			printf("rankwatch %s\n", PACKAGE_VERSION);
+			free(rules);
 			return 0;
 		default:
 			usage(stderr);
+			free(rules);
 			return 2;
 		}
 	}
