@@ -219,6 +219,13 @@ run_scan(struct run *r, int final)
 			total += (uint64_t)n;
 		if (final)
 			source_flush(s, on_line, r);
+		if (final && s->ls.group_ranked > 0 && !s->noted_group) {
+			s->noted_group = 1;
+			notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
+			    "%lu line%s carry only a process-group rank ([Rank N] / [PG ... Rank N]); "
+			    "it was taken as the global rank, which holds only for the default group",
+			    s->ls.group_ranked, s->ls.group_ranked == 1 ? "" : "s");
+		}
 		/* No upper bound from mtime: a copied or checked-out run
 		 * has meaningless mtimes, and reports must not depend on them. */
 		if (r->pending[s->id].n > 0)

@@ -44,6 +44,7 @@ struct source {
 	int		 failed;	/* could not be read (noted) */
 	int		 done;		/* read once and nothing can follow (stdin EOF, error.json) */
 	int		 noted_nul;
+	int		 noted_group;
 	size_t		 id;		/* the owner's index for this source */
 };
 

@@ -41,4 +41,7 @@ PY
 		check "$name: $f report is not empty" [ -s "$TMP/$name.$f" ]
 	done
 done
+# Standard input is a run too.
+"$RW" --report --format json - < oom-collateral/slurm-90211.out > "$TMP/stdin.json" 2>/dev/null
+check "stdin: the combined log read from - gives rank 11" grep -q '"initiating": {"rank": 11' "$TMP/stdin.json"
 finish
