@@ -76,6 +76,7 @@ rankstate_release(struct rankstate *rs)
 	free(rs->host);
 	free(rs->sigcount);
 	free(rs->lastslot);
+	free(rs->nums);
 	free(rs->why);
 }
 
@@ -227,6 +228,43 @@ incident_add_line(struct incident *in, const struct line *ln)
 	rs->bins[bin_of(in, ln->ts.sec)]++;
 }
 
+static void
+numstats_add(struct rankstate *rs, const struct event *ev)
+{
+	size_t i, j;
+
+	for (i = 0; i < ev->nfacts; i++) {
+		const char *v = ev->facts[i].value;
+		char *end;
+		double x = strtod(v, &end);
+		struct numstat *ns = NULL;
+
+		if (end == v || *end != '\0' || x != x)
+			continue;
+		for (j = 0; j < rs->nnums; j++)
+			if (rs->nums[j].sig == ev->sig->index && rs->nums[j].fact == ev->facts[i].id) {
+				ns = &rs->nums[j];
+				break;
+			}
+		if (ns == NULL) {
+			XGROW(rs->nums, rs->capnums, rs->nnums + 1);
+			ns = &rs->nums[rs->nnums++];
+			ns->sig = ev->sig->index;
+			ns->fact = ev->facts[i].id;
+			ns->count = 0;
+			ns->sum = 0;
+			ns->min = ns->max = x;
+		}
+		ns->count++;
+		ns->sum += x;
+		if (x < ns->min)
+			ns->min = x;
+		if (x > ns->max)
+			ns->max = x;
+		ns->last = x;
+	}
+}
+
 void
 incident_add_event(struct incident *in, struct event *ev)
 {
@@ -267,6 +305,7 @@ incident_add_event(struct incident *in, struct event *ev)
 	if ((ev->ts.flags & STAMP_TIME) && in->binw != 0 && ev->sig->role != ROLE_PROGRESS &&
 	    ev->sig->role != ROLE_CONTEXT)
 		rs->binrole[bin_of(in, ev->ts.sec)] |= (uint16_t)(1u << ev->sig->role);
+	numstats_add(rs, ev);
 	rs->sigcount[si]++;
 	if (rs->sigcount[si] <= INCIDENT_KEEP) {
 		XGROW(in->events, in->capevents, in->nevents + 1);
@@ -503,6 +542,84 @@ eval_differs(const struct incident *in, const struct condition *c,
 	(void)in;
 }
 
+static int
+double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* outlier: some rank's value is factor times above (or, blaming the
+ * lowest, below) the median of all ranks' values. */
+static void
+outlier(const struct condition *c, const double *vals, const int *rk, size_t nr,
+    struct condresult *r)
+{
+	double *sorted, med;
+	size_t k;
+	int low = c->blame == BLAME_LOWEST;
+
+	if (nr < 3)
+		return;
+	sorted = xmalloc(sizeof *sorted * nr);
+	memcpy(sorted, vals, sizeof *sorted * nr);
+	qsort(sorted, nr, sizeof *sorted, double_cmp);
+	med = sorted[nr / 2];
+	free(sorted);
+	if (med <= 0)
+		return;
+	for (k = 0; k < nr; k++) {
+		if (low ? vals[k] * c->factor > med : vals[k] < c->factor * med)
+			continue;
+		r->met = 1;
+		if (c->blame == BLAME_HIGHEST || low)
+			blame_add(r, rk[k]);
+		if (r->detail == NULL) {
+			char *a = fmt_num(vals[k]), *b = fmt_num(med);
+
+			r->detail = xasprintf("%s %s on rank %d, median %s", c->fact, a,
+			    rk[k], b);
+			free(a);
+			free(b);
+		}
+	}
+}
+
+/* outlier without where or group_by: each rank's mean over every event. */
+static int
+outlier_from_stats(const struct incident *in, const struct condition *c,
+    struct condresult *r)
+{
+	double *vals = xmalloc(sizeof *vals * (in->nranks + 1));
+	int *rk = xmalloc(sizeof *rk * (in->nranks + 1));
+	size_t i, j, k, nr = 0;
+
+	for (i = 0; i < in->nranks; i++) {
+		const struct rankstate *rs = in->ranks[i];
+		double sum = 0;
+		uint32_t cnt = 0;
+
+		if (rs == NULL)
+			continue;
+		for (j = 0; j < rs->nnums; j++)
+			for (k = 0; k < c->nfromsig; k++)
+				if (rs->nums[j].sig == c->fromsig[k]->index &&
+				    rs->nums[j].fact == c->fact_id) {
+					sum += rs->nums[j].sum;
+					cnt += rs->nums[j].count;
+				}
+		if (cnt == 0)
+			continue;
+		vals[nr] = sum / cnt;
+		rk[nr++] = (int)i;
+	}
+	outlier(c, vals, rk, nr, r);
+	free(vals);
+	free(rk);
+	return 1;
+}
+
 /* behind / outlier: numeric, one value per rank (max / mean), per group. */
 static void
 eval_numeric(const struct incident *in, const struct condition *c,
@@ -569,39 +686,8 @@ eval_numeric(const struct incident *in, const struct condition *c,
 				free(a);
 				free(b);
 			}
-		} else {
-			double *sorted = xmalloc(sizeof *sorted * nr), med;
-
-			memcpy(sorted, vals, sizeof *sorted * nr);
-			for (k = 1; k < nr; k++) {
-				double x = sorted[k];
-				size_t m = k;
-
-				while (m > 0 && sorted[m - 1] > x) {
-					sorted[m] = sorted[m - 1];
-					m--;
-				}
-				sorted[m] = x;
-			}
-			med = sorted[nr / 2];
-			free(sorted);
-			if (nr < 3 || med <= 0)
-				continue;
-			for (k = 0; k < nr; k++)
-				if (vals[k] >= c->factor * med) {
-					r->met = 1;
-					if (c->blame == BLAME_HIGHEST)
-						blame_add(r, rk[k]);
-					if (r->detail == NULL) {
-						char *a = fmt_num(vals[k]), *b = fmt_num(med);
-
-						r->detail = xasprintf("%s %s on rank %d, median %s",
-						    c->fact, a, rk[k], b);
-						free(a);
-						free(b);
-					}
-				}
-		}
+		} else
+			outlier(c, vals, rk, nr, r);
 	}
 	free(vals);
 	free(rk);
@@ -645,8 +731,13 @@ eval_condition(const struct incident *in, const struct condition *c,
 	case TEST_DIFFERS:
 		eval_differs(in, c, t, n, r);
 		break;
-	case TEST_BEHIND:
 	case TEST_OUTLIER:
+		if (c->nwhere == 0 && c->group_id < 0) {
+			outlier_from_stats(in, c, r);
+			break;
+		}
+		/* FALLTHROUGH */
+	case TEST_BEHIND:
 		eval_numeric(in, c, t, n, r);
 		break;
 	case TEST_MISSING:
@@ -690,6 +781,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 
 struct scoreboard {
 	double		*score;
+	unsigned char	*blamed;	/* pointed at by a condition */
 	struct buf	*why;
 	size_t		 n;
 };
@@ -740,9 +832,17 @@ first_of_rank(const struct incident *in, int rank, int (*want)(const struct even
 
 		if (ev->rank != rank || !want(ev))
 			continue;
-		if (best == NULL || time_quality(ev) > time_quality(best) ||
-		    (time_quality(ev) == time_quality(best) && event_cmp_time(ev, best) < 0))
+		if (best == NULL || time_quality(ev) > time_quality(best))
 			best = ev;
+		else if (time_quality(ev) == time_quality(best)) {
+			/* Two signatures on one line: the weightier (more
+			 * specific) one speaks for it. */
+			if (ev->file == best->file && ev->lineno == best->lineno) {
+				if (ev->sig->weight > best->sig->weight)
+					best = ev;
+			} else if (event_cmp_time(ev, best) < 0)
+				best = ev;
+		}
 	}
 	return best;
 }
@@ -770,6 +870,24 @@ static int64_t
 span_ns(const struct stamp *a, const struct stamp *b)
 {
 	return (b->sec - a->sec) * 1000000000LL + (b->nsec - a->nsec);
+}
+
+/* The latest an event can have happened: its own time, or for a borrowed
+ * time the next own time in its file. 0 when unbounded. */
+static int
+upper_bound(const struct event *ev, struct stamp *out)
+{
+	if (!(ev->ts.flags & STAMP_TIME))
+		return 0;
+	if (!(ev->ts.flags & STAMP_INHERITED)) {
+		*out = ev->ts;
+		return 1;
+	}
+	if (ev->upper.flags & STAMP_TIME) {
+		*out = ev->upper;
+		return 1;
+	}
+	return 0;
 }
 
 static void
@@ -992,6 +1110,7 @@ incident_analyse(struct incident *in)
 	/* 3. Suspects: ranks pointed at by conditions, silence, progress. */
 	sb.n = in->nranks;
 	sb.score = xcalloc(sb.n + 1, sizeof *sb.score);
+	sb.blamed = xcalloc(sb.n + 1, 1);
 	sb.why = xcalloc(sb.n + 1, sizeof *sb.why);
 	for (i = 0; i < an->nconds; i++) {
 		struct condresult *r = &an->conds[i];
@@ -1003,6 +1122,8 @@ incident_analyse(struct incident *in)
 			    xstrdup(r->cond->text);
 
 			suspect_add(&sb, r->blamed[j], r->cond->weight, w);
+			if ((size_t)r->blamed[j] < sb.n)
+				sb.blamed[r->blamed[j]] = 1;
 			free(w);
 		}
 	}
@@ -1131,13 +1252,16 @@ incident_analyse(struct incident *in)
 			assign_role(rs, RR_COLLATERAL, fe ? xstrdup(fe->sig->entry->title) : NULL);
 			continue;
 		}
-		if (sb.score[i] >= 1.5)
+		if (sb.blamed[i])
+			assign_role(rs, RR_SUSPECT, NULL);
+		else if (sb.score[i] >= 1.5)
 			assign_role(rs, an->verdict == VERDICT_HEALTHY ? RR_SILENT : RR_SUSPECT, NULL);
 	}
 	for (i = 0; i < in->nranks; i++)
 		if (in->ranks[i] != NULL)
 			an->role_count[in->ranks[i]->role]++;
 	free(sb.score);
+	free(sb.blamed);
 	free(sb.why);
 
 	/* 6. Diagnoses. */
@@ -1149,10 +1273,14 @@ incident_analyse(struct incident *in)
 
 		an->confidence = "high";
 		if (init->rank >= 0)
-			buf_printf(&reason, "rank %d hit ", init->rank);
+			buf_printf(&reason, "rank %d failed first", init->rank);
 		else
-			buf_adds(&reason, "an unattributed line shows ");
-		describe_event(&reason, init);
+			buf_adds(&reason, "a line with no rank shows the first failure");
+		if (init->ts.flags & STAMP_TIME) {
+			stamp_format(&init->ts, 0, when, sizeof when);
+			buf_printf(&reason, " at %s", when);
+		}
+		buf_printf(&reason, " (%s)", init->sig->entry->title);
 		/* The first trouble on any other rank. */
 		for (i = 0; i < in->nranks; i++) {
 			const struct event *fe;
@@ -1179,21 +1307,32 @@ incident_analyse(struct incident *in)
 			buf_adds(&reason, nco > 6 ? ", ...)" : ")");
 			clock_note(in, &reason, co[0]->rank, co[1]->rank);
 		} else if (next != NULL) {
-			int64_t gap = span_ns(&init->ts, &next->ts);
+			struct stamp ilo = init->ts, ihi, nhi;
+			int ihi_ok = upper_bound(init, &ihi), nhi_ok = upper_bound(next, &nhi);
 
-			stamp_format_span(gap, span, sizeof span);
-			if (gap < 0) {
+			if (nhi_ok && stamp_cmp(&nhi, &ilo) < 0) {
+				/* the other rank's trouble certainly came first */
+				stamp_format_span(span_ns(&nhi, &ilo), span, sizeof span);
 				an->confidence = "low";
 				buf_printf(&reason, ", but rank %d reported %s %s earlier; "
 				    "the cause may have left no error line", next->rank,
 				    next->sig->entry->title, span);
-			} else {
+			} else if (ihi_ok && stamp_cmp(&ihi, &next->ts) < 0) {
+				int64_t gap = span_ns(&ihi, &next->ts);
+
+				stamp_format_span(span_ns(&ilo, &next->ts), span, sizeof span);
 				buf_printf(&reason, ", %s before any other rank reported a problem",
 				    span);
 				if (gap < (int64_t)SKEW_MATTERS * 1000000000LL) {
 					an->confidence = "medium";
 					clock_note(in, &reason, init->rank, next->rank);
 				}
+			} else {
+				/* times overlap: lines without their own time */
+				an->confidence = "medium";
+				buf_printf(&reason, "; rank %d reported %s at about the same time "
+				    "and the logs cannot order the two", next->rank,
+				    next->sig->entry->title);
 			}
 		} else
 			buf_adds(&reason, "; no other rank reported a problem");
@@ -1214,10 +1353,6 @@ incident_analyse(struct incident *in)
 			} else
 				buf_adds(&reason, " (its line has no time of its own; this is "
 				    "the time of the line before it)");
-			if (next != NULL && (!(init->upper.flags & STAMP_TIME) ||
-			    stamp_cmp(&init->upper, &next->ts) >= 0) &&
-			    strcmp(an->confidence, "high") == 0)
-				an->confidence = "medium";
 		}
 		if (an->role_count[RR_COLLATERAL] > 0)
 			buf_printf(&reason, "; %zu other rank%s only reported the fallout",

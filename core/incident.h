@@ -34,6 +34,15 @@ enum rank_role {
 	RR__COUNT
 };
 
+/* Running statistics of one numeric fact of one signature on one rank,
+ * over every event (kept or not). */
+struct numstat {
+	size_t		 sig;
+	int		 fact;
+	uint32_t	 count;
+	double		 sum, min, max, last;
+};
+
 struct rankstate {
 	int		 rank;
 	unsigned long	 lines;
@@ -43,6 +52,8 @@ struct rankstate {
 	struct stamp	 step_ts;
 	char		*host;
 	uint32_t	*sigcount;	/* per signature */
+	struct numstat	*nums;
+	size_t		 nnums, capnums;
 	int32_t		*lastslot;	/* per signature: index of the "last" copy, -1 */
 	uint32_t	 bins[TIMELINE_BINS];	/* lines per time slice */
 	uint16_t	 binrole[TIMELINE_BINS];	/* 1 << role of events per slice */

@@ -401,6 +401,84 @@ header_nemo(const char *p, size_t n, struct header *h)
 	return (size_t)(e - p) + 1 + (e + 1 < p + n && e[1] == ' ');
 }
 
+static int
+month_of(const char *p, size_t n)
+{
+	static const char names[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	int m;
+
+	if (n < 3)
+		return 0;
+	for (m = 0; m < 12; m++)
+		if (memcmp(p, names + 3 * m, 3) == 0)
+			return m + 1;
+	return 0;
+}
+
+/* "Jun 18 12:03:01" or "Jun  8 12:03:01" (syslog, ctime); returns length. */
+static size_t
+month_day_time(const char *p, size_t n, struct civil *c)
+{
+	size_t i = 4, d;
+	long day;
+
+	if (n < 15 || (c->mon = month_of(p, n)) == 0 || p[3] != ' ')
+		return 0;
+	if (p[i] == ' ')
+		i++;
+	if ((d = number(p + i, n - i, 2, &day)) == 0 || i + d >= n || p[i + d] != ' ')
+		return 0;
+	i += d + 1;
+	c->mday = (int)day;
+	if ((d = stamp_parse_hms(p + i, n - i, c)) == 0)
+		return 0;
+	return i + d;
+}
+
+/* dmesg -T "[Tue Jun 18 12:03:01 2024] " */
+static size_t
+header_dmesg_t(const char *p, size_t n, struct header *h)
+{
+	size_t d;
+	long year;
+
+	if (n < 27 || p[0] != '[' || p[4] != ' ')
+		return 0;
+	if ((d = month_day_time(p + 5, n - 5, &h->c)) == 0 || 5 + d + 6 > n ||
+	    p[5 + d] != ' ' || number(p + 6 + d, n - 6 - d, 4, &year) != 4 ||
+	    p[10 + d] != ']')
+		return 0;
+	h->c.year = (int)year;
+	h->has_time = 1;
+	return 11 + d + (11 + d < n && p[11 + d] == ' ');
+}
+
+/* syslog "Jun 18 12:03:01 host kernel: ": the host is kept. */
+static size_t
+header_syslog(const char *p, size_t n, struct header *h, struct line *out)
+{
+	size_t i, hs, he;
+	const char *colon;
+
+	if ((i = month_day_time(p, n, &h->c)) == 0 || i >= n || p[i] != ' ')
+		return 0;
+	h->c.year = 0;
+	h->has_time = 1;
+	hs = ++i;
+	while (i < n && p[i] != ' ')
+		i++;
+	he = i;
+	if (i >= n || he == hs)
+		return hs;
+	colon = memchr(p + i, ':', n - i < 64 ? n - i : 64);
+	if (colon == NULL || colon + 1 >= p + n || colon[1] != ' ' ||
+	    memchr(p + i + 1, ' ', (size_t)(colon - p - i - 1)) != NULL)
+		return hs;
+	out->host = p + hs;
+	out->hostlen = he - hs;
+	return (size_t)(colon - p) + 2;
+}
+
 /* dmesg "[ 1399.140318] ": seconds since boot, no wall clock. */
 static size_t
 header_dmesg(const char *p, size_t n)
@@ -423,13 +501,17 @@ header_dmesg(const char *p, size_t n)
 }
 
 static size_t
-parse_header(const char *p, size_t n, struct header *h)
+parse_header(const char *p, size_t n, struct header *h, struct line *out)
 {
 	size_t l;
 
 	if (n == 0)
 		return 0;
+	if (p[0] >= 'A' && p[0] <= 'S' && n > 16 && p[3] == ' ' && month_of(p, n))
+		return header_syslog(p, n, h, out);
 	if (p[0] == '[') {
+		if (n > 2 && isupper_(p[1]) && (l = header_dmesg_t(p, n, h)) != 0)
+			return l;
 		if (n > 2 && issev(p[1]) && (isdig(p[2]) || p[2] == ' ') &&
 		    (l = header_c10(p, n, h)) != 0)
 			return l;
@@ -692,7 +774,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	}
 
 	memset(&h, 0, sizeof h);
-	if ((l = parse_header(p, n, &h)) != 0) {
+	if ((l = parse_header(p, n, &h, out)) != 0) {
 		p += l;
 		n -= l;
 		/* Loggers nest: "[rank0]:[E...] [rank0]: ..." is rare; NCCL

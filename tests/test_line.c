@@ -221,6 +221,32 @@ test_glog_and_nccl(void **state)
 }
 
 static void
+test_kernel_log_headers(void **state)
+{
+	struct civil c;
+
+	(void)state;
+	parse("[Tue Jun 18 12:03:01 2024] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.");
+	msg_is("NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.");
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.year, 2024);
+	assert_int_equal(c.mday, 18);
+	parse("Jun  8 02:03:04 gpu-b08 kernel: NVRM: Xid (PCI:0000:1b:00): 48, DBE");
+	msg_is("NVRM: Xid (PCI:0000:1b:00): 48, DBE");
+	assert_int_equal(ln.hostlen, 7);
+	assert_memory_equal(ln.host, "gpu-b08", 7);
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.mday, 8);
+	assert_int_equal(c.hour, 2);
+	assert_true(ln.ts.flags & STAMP_NOYEAR);
+	parse("[ 1399.140318] NVRM: Xid (PCI:0000:3b:00): 79, x");
+	msg_is("NVRM: Xid (PCI:0000:3b:00): 79, x");
+	/* words that only look like a month */
+	parse("Mayday 12 12:00:00 not syslog");
+	msg_is("Mayday 12 12:00:00 not syslog");
+}
+
+static void
 test_inherited_time_and_records(void **state)
 {
 	(void)state;
@@ -326,6 +352,7 @@ main(void)
 		cmocka_unit_test_setup(test_glued_after_progress_bar, reset),
 		cmocka_unit_test_setup(test_headers_with_dates, reset),
 		cmocka_unit_test_setup(test_glog_and_nccl, reset),
+		cmocka_unit_test_setup(test_kernel_log_headers, reset),
 		cmocka_unit_test_setup(test_inherited_time_and_records, reset),
 		cmocka_unit_test_setup(test_torchrun_summary, reset),
 		cmocka_unit_test_setup(test_file_rank_and_group_rank, reset),
