@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "encyclopedia.h"
+#include "line.h"
+#include "xmalloc.h"
 
 void
 encyclopedia_list(const struct rulebook *rb, struct buf *out)
@@ -152,9 +154,107 @@ encyclopedia_show(const struct entry *e, int width, struct buf *out)
 			buf_addc(out, '\n');
 		}
 	}
+	if (e->nenv) {
+		heading(out, "Environment variables");
+		for (i = 0; i < e->nenv; i++) {
+			buf_printf(out, "  %s\n", e->env[i].name);
+			encyclopedia_wrap(out, e->env[i].shows, "      ", "      ", width);
+		}
+	}
 	if (e->nsigs) {
 		heading(out, "Signatures");
 		for (i = 0; i < e->nsigs; i++)
 			buf_printf(out, "  %-24s %s\n", e->sigs[i].id, role_name(e->sigs[i].role));
 	}
+}
+
+/* The message part of a signature's first example, as the log shows it. */
+static void
+example_message(const struct signature *s, struct buf *out, size_t max)
+{
+	struct linestate ls;
+	struct line ln;
+	const char *ex;
+
+	if (s->message != NULL) {
+		buf_add_safe(out, s->message, strlen(s->message));
+		return;
+	}
+	if (s->examples.n == 0) {
+		buf_add_safe(out, s->pattern, strlen(s->pattern) < max ? strlen(s->pattern) : max);
+		return;
+	}
+	ex = s->examples.v[0];
+	linestate_init(&ls, -1, -1, 0);
+	line_parse(&ls, ex, strlen(ex), &ln);
+	buf_add_safe(out, ln.msg, ln.msglen < max ? ln.msglen : max);
+	if (ln.msglen > max)
+		buf_adds(out, "...");
+}
+
+void
+encyclopedia_errors(const struct rulebook *rb, int width, struct buf *out)
+{
+	static const char *const cats[] = { "communication", "model", "data",
+	    "memory", "hardware", "process", "environment", "storage",
+	    "performance" };
+	size_t c, i, j, k, max = width > 40 ? (size_t)width - 8 : 32;
+	struct envseen { const char *name; struct buf entries; const char *shows; } *env = NULL;
+	size_t nenv = 0, capenv = 0;
+
+	buf_adds(out, "Errors the encyclopedia knows, by category: the message as the log\n"
+	    "shows it, then the entry it leads to and what it means for the rank\n"
+	    "that prints it (initiating: its own failure; collateral: fallout of a\n"
+	    "failure elsewhere; symptom: a sign, not a failure).\n");
+	for (c = 0; c < sizeof cats / sizeof *cats; c++) {
+		int head = 0;
+
+		for (i = 0; i < rb->nentries; i++) {
+			const struct entry *e = rb->entries[i];
+
+			if (strcmp(e->category, cats[c]) != 0)
+				continue;
+			for (j = 0; j < e->nsigs; j++) {
+				const struct signature *s = &e->sigs[j];
+
+				if (s->role != ROLE_INITIATING && s->role != ROLE_COLLATERAL &&
+				    s->role != ROLE_SYMPTOM)
+					continue;
+				if (!head) {
+					buf_printf(out, "\n%s\n", cats[c]);
+					head = 1;
+				}
+				buf_adds(out, "  ");
+				example_message(s, out, max);
+				buf_printf(out, "\n      -> %s (%s)\n", e->id, role_name(s->role));
+			}
+		}
+	}
+	for (i = 0; i < rb->nentries; i++) {
+		const struct entry *e = rb->entries[i];
+
+		for (j = 0; j < e->nenv; j++) {
+			for (k = 0; k < nenv; k++)
+				if (strcmp(env[k].name, e->env[j].name) == 0)
+					break;
+			if (k == nenv) {
+				XGROW(env, capenv, nenv + 1);
+				env[k].name = e->env[j].name;
+				env[k].shows = e->env[j].shows;
+				buf_init(&env[k].entries);
+				nenv++;
+			}
+			buf_printf(&env[k].entries, "%s%s", env[k].entries.len ? ", " : "", e->id);
+		}
+	}
+	if (nenv > 0) {
+		buf_adds(out, "\nEnvironment variables that tell them apart\n");
+		for (k = 0; k < nenv; k++) {
+			buf_printf(out, "\n  %s\n", env[k].name);
+			encyclopedia_wrap(out, env[k].shows, "      ", "      ", width);
+			encyclopedia_wrap(out, env[k].entries.s, "      ", "      entries: ", width);
+			buf_release(&env[k].entries);
+		}
+	}
+	free(env);
 }

@@ -9,6 +9,9 @@
 void	encyclopedia_list(const struct rulebook *rb, struct buf *out);
 /* The whole entry, wrapped at width columns. */
 void	encyclopedia_show(const struct entry *e, int width, struct buf *out);
+/* Every error message the encyclopedia knows, by category, with the entry
+ * and role it leads to, then the environment variables that tell them apart. */
+void	encyclopedia_errors(const struct rulebook *rb, int width, struct buf *out);
 /* Append s wrapped at width, every line starting with indent. */
 void	encyclopedia_wrap(struct buf *out, const char *s, const char *indent,
 	    const char *first, int width);

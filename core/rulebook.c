@@ -58,6 +58,7 @@ signature_release(struct signature *s)
 	free(s->id);
 	free(s->fullid);
 	free(s->pattern);
+	free(s->message);
 	strlist_free(&s->prefilter);
 	strlist_free(&s->examples);
 	strlist_free(&s->counterexamples);
@@ -124,6 +125,11 @@ entry_free(struct entry *e)
 		free(e->refs[i].url);
 	}
 	free(e->refs);
+	for (i = 0; i < e->nenv; i++) {
+		free(e->env[i].name);
+		free(e->env[i].shows);
+	}
+	free(e->env);
 	for (i = 0; i < e->nsigs; i++)
 		signature_release(&e->sigs[i]);
 	free(e->sigs);
@@ -417,6 +423,8 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 			pat = v;
 		} else if (strcmp(key, "prefilter") == 0)
 			strlist_of(c, v, "prefilter", &s->prefilter);
+		else if (strcmp(key, "message") == 0)
+			set_scalar(c, v, "message", &s->message);
 		else if (strcmp(key, "weight") == 0)
 			s->weight = number_of(c, v, "weight");
 		else if (strcmp(key, "examples") == 0)
@@ -635,6 +643,27 @@ one_ref(struct ctx *c, yaml_node_t *n, void *p)
 		err(c, n, "a reference needs url");
 }
 
+static void
+one_env(struct ctx *c, yaml_node_t *n, void *p)
+{
+	struct envvar *ev = p;
+	yaml_node_t *k, *v;
+	const char *key;
+
+	if (!is_map(c, n, "an env item"))
+		return;
+	FOR_PAIRS(c, n, k, v, key) {
+		if (strcmp(key, "name") == 0)
+			set_scalar(c, v, "name", &ev->name);
+		else if (strcmp(key, "shows") == 0)
+			set_scalar(c, v, "shows", &ev->shows);
+		else
+			err(c, k, "unknown key '%s' in an env item", key);
+	}
+	if (ev->name == NULL || ev->shows == NULL)
+		err(c, n, "an env item needs name and shows");
+}
+
 static struct entry *sig_entry;
 
 static void
@@ -726,6 +755,9 @@ parse_entry(struct ctx *c, yaml_node_t *root)
 		else if (strcmp(key, "references") == 0)
 			parse_list_of_maps(c, v, "references", &e->nrefs,
 			    (void **)&e->refs, sizeof *e->refs, one_ref);
+		else if (strcmp(key, "env") == 0)
+			parse_list_of_maps(c, v, "env", &e->nenv,
+			    (void **)&e->env, sizeof *e->env, one_env);
 		else if (strcmp(key, "signatures") == 0)
 			sigs = v;
 		else if (strcmp(key, "conditions") == 0)

@@ -51,6 +51,7 @@ struct signature {
 	struct entry	*entry;
 	enum role	 role;
 	char		*pattern;
+	char		*message;	/* the message in words, for overviews */
 	double		 weight;
 	struct strlist	 prefilter;	/* literals given in the file */
 	struct strlist	 examples;
@@ -109,6 +110,13 @@ struct reference {
 	char	*url;
 };
 
+/* An environment variable that makes this failure visible or tells it
+ * apart from its look-alikes. */
+struct envvar {
+	char	*name;		/* "NCCL_DEBUG=INFO" */
+	char	*shows;		/* what it adds to the logs */
+};
+
 struct entry {
 	char		*id;
 	char		*file;
@@ -133,6 +141,8 @@ struct entry {
 	struct strlist	 related;
 	struct reference *refs;
 	size_t		 nrefs;
+	struct envvar	*env;
+	size_t		 nenv;
 	struct signature *sigs;
 	size_t		 nsigs;
 	struct condition *conds;

@@ -33,6 +33,7 @@ enum mode {
 	MODE_LIST,
 	MODE_SHOW,
 	MODE_PATTERNS,
+	MODE_ERRORS,
 };
 
 static void
@@ -41,7 +42,7 @@ usage(FILE *fp)
 	fputs("usage: rankwatch [options] PATH...\n"
 	    "       rankwatch --report [--format text|json|markdown] PATH...\n"
 	    "       rankwatch --check-rules [DIR]\n"
-	    "       rankwatch --list-rules | --show ENTRY\n"
+	    "       rankwatch --list-rules | --show ENTRY | --errors\n"
 	    "\n"
 	    "PATH is a run directory, log files, or - for standard input.\n"
 	    "\n"
@@ -52,6 +53,7 @@ usage(FILE *fp)
 	    "      --check-rules [DIR] validate rule files and run their examples\n"
 	    "      --list-rules        list the encyclopedia\n"
 	    "      --show ENTRY        print one encyclopedia entry\n"
+	    "      --errors            every error message the encyclopedia knows, side by side\n"
 	    "  -h, --help              this help\n"
 	    "  -V, --version           the version\n"
 	    "\n"
@@ -187,6 +189,7 @@ main(int argc, char **argv)
 		{ "list-rules", no_argument, NULL, 'L' },
 		{ "show", required_argument, NULL, 'S' },
 		{ "dump-patterns", no_argument, NULL, 'P' },
+		{ "errors", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -234,6 +237,9 @@ main(int argc, char **argv)
 		case 'P':
 			mode = MODE_PATTERNS;
 			break;
+		case 'E':
+			mode = MODE_ERRORS;
+			break;
 		case 'h':
 			usage(stdout);
 			free(rules);
@@ -259,10 +265,13 @@ main(int argc, char **argv)
 	rb = load_rules(rules, nrules, 1, &ns);
 	free(rules);
 	print_notes(&ns, NOTE_ERROR);
-	if (mode == MODE_LIST || mode == MODE_SHOW || mode == MODE_PATTERNS) {
+	if (mode == MODE_LIST || mode == MODE_SHOW || mode == MODE_PATTERNS ||
+	    mode == MODE_ERRORS) {
 		status = 0;
 		if (mode == MODE_LIST)
 			encyclopedia_list(rb, &out);
+		else if (mode == MODE_ERRORS)
+			encyclopedia_errors(rb, 78, &out);
 		else if (mode == MODE_PATTERNS) {
 			for (i = 0; i < rb->nsigs; i++)
 				buf_printf(&out, "%s\n", rb->sigs[i]->pattern);
