@@ -853,6 +853,35 @@ want_initiating(const struct event *ev)
 	return role_of(ev) == ROLE_INITIATING;
 }
 
+/* A rank's own first failure: its earliest initiating event, unless a
+ * weightier (more specific) one follows within the tie window, as when a
+ * traceback's generic wrapper line precedes the line that names the CUDA
+ * or NCCL error. */
+static const struct event *
+first_failure_of_rank(const struct incident *in, int rank)
+{
+	const struct event *first = first_of_rank(in, rank, want_initiating), *best;
+	size_t i;
+
+	if (first == NULL || !(first->ts.flags & STAMP_TIME))
+		return first;
+	best = first;
+	for (i = 0; i < in->nevents; i++) {
+		const struct event *ev = in->events[i];
+
+		if (ev->rank != rank || role_of(ev) != ROLE_INITIATING ||
+		    time_quality(ev) != time_quality(first) || !(ev->ts.flags & STAMP_TIME))
+			continue;
+		if (stamp_cmp(&ev->ts, &first->ts) < 0 ||
+		    ev->ts.sec - first->ts.sec > TIE_WINDOW)
+			continue;
+		if (ev->sig->weight > best->sig->weight ||
+		    (ev->sig->weight == best->sig->weight && event_cmp_time(ev, best) < 0))
+			best = ev;
+	}
+	return best;
+}
+
 static int
 want_trouble(const struct event *ev)
 {
@@ -903,7 +932,7 @@ choose_initiating(struct incident *in, struct analysis *an,
 
 		if (in->ranks[i] == NULL)
 			continue;
-		if ((ev = first_of_rank(in, (int)i, want_initiating)) != NULL)
+		if ((ev = first_failure_of_rank(in, (int)i)) != NULL)
 			cand[n++] = ev;
 	}
 	*co = cand;
@@ -995,7 +1024,7 @@ build_diagnoses(struct incident *in, struct analysis *an)
 	for (i = 0; i < rb->nentries; i++) {
 		const struct entry *e = rb->entries[i];
 		struct diagnosis d;
-		int strong = 0, unmet_required = 0, any = 0;
+		int strong = 0, unmet_required = 0, any = 0, own_failure = 0;
 
 		memset(&d, 0, sizeof d);
 		d.entry = e;
@@ -1023,6 +1052,8 @@ build_diagnoses(struct incident *in, struct analysis *an)
 			d.evidence += s->weight;
 			if (s->role == ROLE_INITIATING || s->role == ROLE_SYMPTOM)
 				strong = 1;
+			if (s->role == ROLE_INITIATING)
+				own_failure = 1;
 			if (s->role != ROLE_CONTEXT && s->role != ROLE_PROGRESS)
 				any = 1;
 		}
@@ -1056,7 +1087,9 @@ build_diagnoses(struct incident *in, struct analysis *an)
 				if (rr[k] & (1 << ROLE_COLLATERAL))
 					d.ranks_collateral++;
 			}
-		if (!any || unmet_required) {
+		/* A required condition stands in for a failure line; when the
+		 * entry's own failure line is there, it is not needed. */
+		if (!any || (unmet_required && !own_failure && !d.owns_initiating)) {
 			free(d.evidence_events);
 			free(d.conds);
 			continue;
