@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Helpers for bench/report-bench.sh (Python 3 standard library only).
+
+  benchtools.py rg-patterns PCRE2_FILE RG_OUT RGP_OUT
+      Turn `rankwatch --dump-patterns` output into pattern files for ripgrep:
+        RGP_OUT  every pattern, for `rg -P` (PCRE2).  Only the capture-group
+                 names change: rg joins all -f patterns into one regex, and
+                 PCRE2 refuses the same name twice, so pattern i's group
+                 (?<name>...) becomes (?<p<i>_name>...) (\\k<name> likewise).
+        RG_OUT   the patterns ripgrep's default engine (Rust regex) accepts:
+                 (?<name>...) written as (?P<name>...), which rg 13 needs, and
+                 the patterns that use PCRE2-only syntax (look-around,
+                 back-references, branch reset, atomic groups, possessive
+                 quantifiers, \\K) left out.
+      Prints "kept dropped" counts for RG_OUT, then one line per dropped pattern.
+
+  benchtools.py fdmax STRACE_OUT RUN_DIR
+      Replay an `strace -f -e trace=<fd syscalls>` log and print
+      "<max fds open at once> <max files under RUN_DIR open at once>".
+"""
+
+import os
+import re
+import sys
+
+PCRE_ONLY = re.compile(r"\(\?(?:=|!|<=|<!|\||>)|\\k[<{']|\\[1-9]|\\K|[*+?}]\+|\(\?P=|\(\?R|\(\?\d")
+NAMED = re.compile(r"\(\?(?:P?<|')([A-Za-z_]\w*)[>']")
+
+
+def rg_patterns(src, rg_out, rgp_out):
+    with open(src) as f:
+        pats = [l.rstrip("\n") for l in f if l.strip()]
+    keep, dropped, full = [], [], []
+    for i, p in enumerate(pats, 1):
+        pre = "p%d_" % i
+        uniq = NAMED.sub(lambda m: "(?<%s%s>" % (pre, m.group(1)), p)
+        uniq = re.sub(r"\\k<([A-Za-z_]\w*)>", lambda m: "\\k<%s%s>" % (pre, m.group(1)), uniq)
+        full.append(uniq)
+        if PCRE_ONLY.search(p):
+            dropped.append((i, p))
+        else:
+            keep.append(NAMED.sub(lambda m: "(?P<%s%s>" % (pre, m.group(1)), p))
+    with open(rgp_out, "w") as f:
+        f.write("\n".join(full) + "\n")
+    with open(rg_out, "w") as f:
+        f.write("\n".join(keep) + "\n")
+    print(len(keep), len(dropped))
+    for i, p in dropped:
+        print("  #%d %s" % (i, p if len(p) < 110 else p[:107] + "..."))
+
+
+LINE = re.compile(r"^(?:(\d+) +)?(?:<\.\.\. (\w+) resumed>(.*)|(\w+)\((.*))$")
+RET = re.compile(r"\)\s+=\s+(-?\d+)")
+
+
+def fdmax(trace, rundir):
+    rundir = os.path.realpath(rundir)
+    fds = {}            # pid -> {fd: is_run_file}
+    pending = {}        # pid -> (call, args) of an <unfinished ...> call
+    best_all = best_run = 0
+
+    def table(pid):
+        if pid not in fds:
+            fds[pid] = {0: False, 1: False, 2: False}
+        return fds[pid]
+
+    with open(trace, errors="replace") as f:
+        for raw in f:
+            m = LINE.match(raw.rstrip("\n"))
+            if not m:
+                continue
+            pid = m.group(1) or "0"
+            if m.group(2):                      # <... call resumed> rest
+                call, args = pending.pop(pid, (m.group(2), ""))
+                rest = args + m.group(3)
+            else:
+                call, rest = m.group(4), m.group(5)
+                if rest.endswith("<unfinished ...>"):
+                    pending[pid] = (call, rest[: -len("<unfinished ...>")])
+                    continue
+            r = RET.search(rest)
+            if not r:
+                continue
+            ret = int(r.group(1))
+            t = table(pid)
+            if call in ("close",):
+                fd = int(rest.split(",", 1)[0].split(")", 1)[0])
+                if ret == 0:
+                    t.pop(fd, None)
+                continue
+            if call == "close_range":
+                lo, hi = [int(x, 0) for x in rest.split(",")[:2]]
+                for fd in [k for k in t if lo <= k <= hi]:
+                    del t[fd]
+                continue
+            if ret < 0:
+                continue
+            if call in ("pipe", "pipe2", "socketpair"):
+                for fd in re.findall(r"\d+", rest.split("]", 1)[0]):
+                    t[int(fd)] = False
+            elif call == "fcntl" and "F_DUPFD" not in rest:
+                continue
+            else:
+                is_run = False
+                if call in ("open", "openat", "openat2", "creat"):
+                    pm = re.search(r'"((?:[^"\\]|\\.)*)"', rest)
+                    if pm:
+                        path = pm.group(1)
+                        if not path.startswith("/"):
+                            path = os.path.join(os.getcwd(), path)
+                        is_run = os.path.realpath(path).startswith(rundir + os.sep)
+                t[ret] = is_run
+            best_all = max(best_all, sum(len(v) for v in fds.values()))
+            best_run = max(best_run, sum(sum(v.values()) for v in fds.values()))
+    print(best_all, best_run)
+
+
+def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "rg-patterns":
+        rg_patterns(*sys.argv[2:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "fdmax":
+        fdmax(*sys.argv[2:])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# report-bench.sh: how fast and how lean is `rankwatch --report` on big runs,
+# compared with ripgrep scanning the same files for the same patterns?
+#
+# Usage:  bench/report-bench.sh            (from anywhere; see bench/README.md)
+#
+# Environment:
+#   BENCH_OUT=DIR     where the generated runs live (default bench/out, which is
+#                     git-ignored; runs are reused while genrun.py and the
+#                     parameters are unchanged)
+#   BENCH_RUNS="name:ranks:size ..."   default
+#                     "r256x4M:256:4MiB r4096x256K:4096:256KiB" (1 GiB each)
+#   BENCH_REPEAT=N    timed repetitions per tool and run (default 3; median kept)
+#   RANKWATCH=PATH    binary to measure (default ./rankwatch of this tree); it
+#                     is copied with the rules/ folder next to it (which is
+#                     where rankwatch looks for its rulebook first) into
+#                     $BENCH_OUT/snapshot, so a rebuild during the benchmark
+#                     does not change what is measured
+#   BENCH_PCRE_MIB=N  rg -P (PCRE2) is timed once, on the first files of each
+#                     run that add up to at least N MiB (default 32; 0 skips
+#                     it): with ~150 patterns in one PCRE2 alternation it runs
+#                     at about 1 MiB/s, too slow for whole 1 GiB runs
+#
+# Everything runs warm: the files are read once (cat > /dev/null) before the
+# timings, and nothing is dropped from the page cache.  This is a benchmark,
+# not a test: it prints figures and "meets target" marks, and exits 0 unless
+# a tool fails to run.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(dirname "$here")
+OUT=${BENCH_OUT:-$here/out}
+RW=${RANKWATCH:-$top/rankwatch}
+REPEAT=${BENCH_REPEAT:-3}
+PCRE_MIB=${BENCH_PCRE_MIB:-32}
+RUNS=${BENCH_RUNS:-"r256x4M:256:4MiB r4096x256K:4096:256KiB"}
+TIME=/usr/bin/time
+
+die() { echo "report-bench: $*" >&2; exit 2; }
+
+# ---------------------------------------------------------------- tools
+need=()
+command -v rg >/dev/null || need+=(ripgrep)
+[ -x "$TIME" ] || need+=(time)
+command -v strace >/dev/null || need+=(strace)
+if [ ${#need[@]} -gt 0 ]; then
+	echo "report-bench: installing ${need[*]}" >&2
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 ||
+		{ apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "${need[@]}" >/dev/null 2>&1; } ||
+		die "could not install ${need[*]}"
+	else
+		die "please install: ${need[*]}"
+	fi
+fi
+[ -x "$RW" ] || die "no rankwatch binary at $RW (build it: make -j2)"
+command -v python3 >/dev/null || die "python3 is needed"
+
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+# snapshot of the binary and its rulebook
+RWSRC=$RW
+rules_src=$(dirname "$RW")/rules
+rm -rf "$OUT/snapshot"
+mkdir -p "$OUT/snapshot"
+cp "$RW" "$OUT/snapshot/rankwatch"
+[ -d "$rules_src" ] && cp -r "$rules_src" "$OUT/snapshot/rules"
+RW=$OUT/snapshot/rankwatch
+
+# ---------------------------------------------------------------- machine
+cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -1)
+echo "== machine"
+printf '  nproc        %s\n' "$(nproc)"
+printf '  cpu          %s\n' "${cpu:-unknown}"
+printf '  memory       %s MiB\n' "$(awk '/^MemTotal/ {print int($2/1024)}' /proc/meminfo)"
+printf '  kernel       %s\n' "$(uname -r)"
+printf '  rankwatch    %s (copy of %s, sha256 %s, %s rule files)\n' "$("$RW" --version 2>&1 | head -1)" "$RWSRC" \
+	"$(sha256sum "$RW" | cut -c1-12)" "$(ls "$OUT/snapshot/rules"/*.yaml 2>/dev/null | wc -l)"
+printf '  build        %s\n' "$(sed -n 's/^CFLAGS = //p' "$top/Makefile" 2>/dev/null | head -1)"
+printf '  ripgrep      %s\n' "$(rg --version | head -1)"
+printf '  rg PCRE2     %s\n' "$(rg --pcre2-version 2>/dev/null | head -1 || echo none)"
+printf '  load avg     %s (at start)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '  out dir      %s\n' "$OUT"
+
+# ---------------------------------------------------------------- patterns
+pat_pcre=$OUT/patterns.pcre2
+pat_rg=$OUT/patterns.rg
+pat_rgp=$OUT/patterns.rg-pcre2
+"$RW" --dump-patterns > "$pat_pcre"
+npat=$(grep -c . "$pat_pcre")
+conv=$(python3 "$here/benchtools.py" rg-patterns "$pat_pcre" "$pat_rg" "$pat_rgp")
+read -r nkeep ndrop <<<"$(head -1 <<<"$conv")"
+# make sure each rg variant compiles its pattern set (exit 2 = error)
+set +e
+rg --no-config -c -f "$pat_rg" - </dev/null >/dev/null 2>"$OUT/rg-compile.err"; rc=$?
+rg --no-config -P -c -f "$pat_rgp" - </dev/null >/dev/null 2>"$OUT/rgP-compile.err"; rcp=$?
+set -e
+[ $rc -le 1 ] || die "rg rejects $pat_rg: $(head -3 "$OUT/rg-compile.err")"
+[ $rcp -le 1 ] || die "rg -P rejects $pat_rgp: $(head -3 "$OUT/rgP-compile.err")"
+echo
+echo "== patterns (rankwatch --dump-patterns): $npat"
+echo "  rg -P (PCRE2, JIT): all $npat, capture-group names made unique per pattern (timed on a sample, see BENCH_PCRE_MIB)"
+echo "  rg (Rust regex):    $nkeep, with (?<name> written (?P<name>; $ndrop PCRE2-only patterns left out:"
+tail -n +2 <<<"$conv"
+
+# ---------------------------------------------------------------- helpers
+median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+maxof() { sort -g | tail -1; }
+
+# run_timed OUTFILE CMD...: one timed run; appends "seconds maxrss_kib" to OUTFILE
+run_timed() {
+	local out=$1; shift
+	local t0 t1 rc tf
+	tf=$(mktemp)
+	t0=$EPOCHREALTIME
+	set +e
+	"$TIME" -f '%e %M' -o "$tf" "$@" >/dev/null 2>"$tf.err"
+	rc=$?
+	set -e
+	t1=$EPOCHREALTIME
+	# rankwatch: 0 healthy, 1 failure found; rg: 0 matches, 1 none
+	if [ $rc -gt 1 ]; then
+		echo "report-bench: '$*' failed (exit $rc):" >&2; head -5 "$tf.err" >&2
+		rm -f "$tf" "$tf.err"; return 2
+	fi
+	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}') $(tail -1 "$tf" | awk '{print $2}')" >> "$out"
+	rm -f "$tf" "$tf.err"
+}
+
+# fd_peak OUTFILE RUNDIR CMD...: "max fds open at once, max run files open at once"
+fd_peak() {
+	local st=$1 dir=$2; shift 2
+	strace -f -qq -o "$st" \
+		-e trace=open,openat,openat2,creat,close,close_range,dup,dup2,dup3,fcntl,pipe,pipe2,socket,socketpair,eventfd2,epoll_create1,memfd_create \
+		"$@" >/dev/null 2>&1 || true
+	python3 "$here/benchtools.py" fdmax "$st" "$dir"
+}
+
+rows=()
+checks=()
+pcre_note=
+
+# ---------------------------------------------------------------- runs
+for spec in $RUNS; do
+	IFS=: read -r name ranks size <<<"$spec"
+	dir=$OUT/$name
+	stamp="ranks=$ranks size=$size genrun=$(sha256sum "$here/genrun.py" | cut -c1-16)"
+	echo
+	echo "== run $name: $ranks ranks x $size"
+	if [ -f "$dir.stamp" ] && [ "$(cat "$dir.stamp")" = "$stamp" ] && [ -d "$dir" ]; then
+		echo "  reusing $dir"
+	else
+		rm -rf "$dir" "$dir.stamp"
+		g0=$EPOCHREALTIME
+		python3 "$here/genrun.py" --ranks "$ranks" --size "$size" "$dir" 2>&1 | sed 's/^/  /'
+		echo "  generated in $(awk -v a="$g0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.1f", b - a}') s"
+		echo "$stamp" > "$dir.stamp"
+	fi
+	files=()
+	for ((r = 0; r < ranks; r++)); do files+=("$dir/rank$r.log"); done
+	bytes=$(cat "${files[@]}" | wc -c)       # also the warm-up read
+	cat "${files[@]}" > /dev/null
+	mib=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1048576}')
+	target_rss=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", 64 + 0.02 * b / 1048576}')
+	echo "  $ranks files, $bytes bytes ($mib MiB), warm (read twice before timing)"
+	printf '  load avg %s before timing\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+
+	# sanity: what rankwatch concludes, how many lines rg matches
+	set +e
+	"$RW" --report --format json "$dir" > "$OUT/$name.json" 2>"$OUT/$name.err"; rwrc=$?
+	set -e
+	[ $rwrc -le 1 ] || die "rankwatch failed on $dir (exit $rwrc): $(head -3 "$OUT/$name.err")"
+	python3 - "$OUT/$name.json" "$((ranks * 5 / 13))" <<-'EOF' | sed 's/^/  /'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		ini = d.get("initiating") or {}
+		run = d.get("run", {})
+		print("rankwatch: verdict %s, initiating rank %s (generated failing rank %s), %s lines, %s ranks, %d diagnoses: %s"
+		      % (d.get("verdict"), ini.get("rank"), sys.argv[2], run.get("lines"), run.get("ranks"),
+		         len(d.get("diagnoses", [])), ", ".join("%s(%s)" % (x["entry"], x["ranks"]) for x in d.get("diagnoses", []))))
+	EOF
+	m_rg=$(rg --no-config -j1 -c -f "$pat_rg" "${files[@]}" | awk -F: '{s += $NF} END {print s + 0}')
+	echo "  lines matching a pattern (rg, $nkeep patterns): $m_rg of $(cat "${files[@]}" | wc -l)"
+
+	# the rg -P sample: the first files adding up to PCRE_MIB
+	sample=()
+	sbytes=0
+	if [ "$PCRE_MIB" -gt 0 ]; then
+		for f in "${files[@]}"; do
+			sample+=("$f")
+			sbytes=$((sbytes + $(stat -c %s "$f")))
+			[ $sbytes -ge $((PCRE_MIB * 1048576)) ] && break
+		done
+		smib=$(awk -v b="$sbytes" 'BEGIN {printf "%.1f", b / 1048576}')
+	fi
+
+	# timed runs, tools interleaved so that background noise hits both
+	rm -f "$OUT/$name".t.*
+	for ((i = 1; i <= REPEAT; i++)); do
+		run_timed "$OUT/$name.t.rw" "$RW" --report --format json "$dir"
+		run_timed "$OUT/$name.t.rg" rg --no-config -j1 -c -f "$pat_rg" "${files[@]}"
+	done
+	[ ${#sample[@]} -gt 0 ] && run_timed "$OUT/$name.t.rgp" rg --no-config -j1 -P -c -f "$pat_rgp" "${sample[@]}"
+	printf '  load avg %s after timing\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+	for t in rw rg rgp; do
+		[ -f "$OUT/$name.t.$t" ] || continue
+		echo "  raw $t (s/KiB): $(awk '{printf "%s/%s  ", $1, $2}' "$OUT/$name.t.$t")"
+	done
+
+	# open files, from an strace of one extra (untimed) run each
+	read -r rw_fds rw_runfds <<<"$(fd_peak "$OUT/$name.strace.rw" "$dir" "$RW" --report --format json "$dir")"
+	read -r rg_fds rg_runfds <<<"$(fd_peak "$OUT/$name.strace.rg" "$dir" rg --no-config -j1 -c -f "$pat_rg" "${files[@]}")"
+
+	tp() { awk -v m="$1" -v s="$2" 'BEGIN {printf "%.1f", m / s}'; }
+	ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }   # rankwatch MiB/s / other MiB/s
+	kib2mib() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
+	s_rw=$(cut -d' ' -f1 "$OUT/$name.t.rw" | median)
+	s_rg=$(cut -d' ' -f1 "$OUT/$name.t.rg" | median)
+	k_rw=$(cut -d' ' -f2 "$OUT/$name.t.rw" | maxof)
+	k_rg=$(cut -d' ' -f2 "$OUT/$name.t.rg" | maxof)
+	t_rw=$(tp "$mib" "$s_rw")
+	t_rg=$(tp "$mib" "$s_rg")
+	r_rg=$(ratio "$t_rw" "$t_rg")
+	rows+=("$name|rankwatch --report|$s_rw|$t_rw|-|$(kib2mib "$k_rw")|$target_rss|$rw_runfds ($rw_fds fds)")
+	rows+=("$name|rg -j1 ($nkeep pat)|$s_rg|$t_rg|$r_rg|$(kib2mib "$k_rg")|-|$rg_runfds ($rg_fds fds)")
+	if [ -f "$OUT/$name.t.rgp" ]; then
+		s_rgp=$(cut -d' ' -f1 "$OUT/$name.t.rgp" | median)
+		k_rgp=$(cut -d' ' -f2 "$OUT/$name.t.rgp" | maxof)
+		t_rgp=$(tp "$smib" "$s_rgp")
+		r_rgp=$(ratio "$t_rw" "$t_rgp")
+		rows+=("$name|rg -j1 -P ($npat pat, $smib MiB)*|$s_rgp|$t_rgp|$r_rgp|$(kib2mib "$k_rgp")|-|-")
+		pcre_note="* rg -P: one run on the first files of the run, adding up to the MiB shown; seconds are for that sample, MiB/s are comparable"
+	fi
+
+	want=1.0; [ "$ranks" -ge 4096 ] && want=0.9
+	ok() { awk -v a="$1" -v b="$2" 'BEGIN {print (a + 0 >= b + 0) ? "meets" : "MISSES"}'; }
+	checks+=("$name: throughput rankwatch/rg    = ${r_rg}x  (target >= ${want}x)  $(ok "$r_rg" "$want")")
+	[ -f "$OUT/$name.t.rgp" ] && checks+=("$name: throughput rankwatch/rg -P = ${r_rgp}x  (for reference; rg -P sample)")
+	checks+=("$name: peak RSS $(kib2mib "$k_rw") MiB  (target < $target_rss MiB)  $(awk -v a="$k_rw" -v b="$target_rss" 'BEGIN {print (a / 1024 < b) ? "meets" : "MISSES"}')")
+	checks+=("$name: log files open at once $rw_runfds (all fds $rw_fds) of $ranks")
+done
+
+# ---------------------------------------------------------------- table
+echo
+echo "== results (median of $REPEAT warm runs; peak RSS = max over the runs; ratio = rankwatch MiB/s / that tool's MiB/s)"
+{
+	echo "run|tool|seconds|MiB/s|ratio rw/rg|peak RSS MiB|RSS target MiB|open files (max)"
+	printf '%s\n' "${rows[@]}"
+} | awk -F'|' '
+	{ for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } n = NR; nf = NF }
+	END {
+		for (r = 1; r <= n; r++) {
+			line = ""
+			for (i = 1; i <= nf; i++) line = line sprintf(i <= 2 ? "%-*s  " : "%*s  ", w[i], c[r, i])
+			print "  " line
+			if (r == 1) { s = ""; for (i = 1; i <= nf; i++) s = s sprintf("%s  ", substr("--------------------------------------------------", 1, w[i])); print "  " s }
+		}
+	}'
+[ -n "$pcre_note" ] && echo "  $pcre_note"
+echo
+echo "== targets (reference: rg -j1, Rust regex engine)"
+printf '  %s\n' "${checks[@]}"
+printf '\n  load avg %s (at end)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
