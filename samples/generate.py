@@ -948,6 +948,1222 @@ def gen_ddp_bucket_slow():
     write_truth(name, "healthy", "none", "none", "ddp-bucket-size")
 
 
+# ==========================================================================
+# Ten more incidents (one per encyclopedia entry); helpers first
+# ==========================================================================
+
+NEW_SAMPLES = ["cuda-ima-watchdog", "host-oom-2node", "segfault-tee", "ib-link-down",
+               "rdzv-dns-node", "shm-small-container", "ckpt-disk-full", "xid79-fell-off-bus",
+               "skip-allreduce-desync", "thermal-straggler"]
+
+
+def c10_old(p, sev, src, msg):
+    """c10 header of torch 2.2/2.3 wheels: '[rankN]:' prefix, no timestamp."""
+    return "[rank%d]:[%s %s] %s" % (p.rank, sev, src, msg)
+
+
+def pg25(rank):
+    """ProcessGroupNCCL logPrefix() of torch 2.5+."""
+    return "[PG ID 0 PG GUID 0(default_pg) Rank %d] " % rank
+
+
+CUDA_HINTS = ["CUDA kernel errors might be asynchronously reported at some other API call, so the "
+              "stacktrace below might be incorrect.",
+              "For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+              "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."]
+
+
+def frames_cuda_check(p, lib, c10src):
+    """C++ frames of a CUDA error thrown from the watchdog's event query."""
+    L = ["Exception raised from c10_cuda_check_implementation at %s/c10/cuda/CUDAException.cpp:43 "
+         "(most recent call first):" % c10src]
+    fr = [("c10::Error::Error(c10::SourceLocation, std::string) + 0x57", p.base_c10 + 0x96f57, "libc10.so"),
+          ("c10::detail::torchCheckFail(char const*, char const*, unsigned int, std::string const&) + 0x64",
+           p.base_c10 + 0x4d514, "libc10.so"),
+          ("c10::cuda::c10_cuda_check_implementation(int, char const*, char const*, int, bool) + 0x118",
+           p.base_c10 + 0x127448, "libc10_cuda.so"),
+          ("c10d::ProcessGroupNCCL::WorkNCCL::finishedGPUExecutionInternal() const + 0x56",
+           p.base_tc + 0x10ea56, "libtorch_cuda.so"),
+          ("c10d::ProcessGroupNCCL::WorkNCCL::isCompleted() + 0xa0", p.base_tc + 0x10f2e0, "libtorch_cuda.so"),
+          ("c10d::ProcessGroupNCCL::watchdogHandler() + 0x1f8", p.base_tc + 0x1162d8, "libtorch_cuda.so"),
+          ("c10d::ProcessGroupNCCL::ncclCommWatchdog() + 0x10c", p.base_tc + 0x11771c, "libtorch_cuda.so"),
+          ("<unknown function> + 0xdc253", 0x7f3a1f8b0253, "/lib/x86_64-linux-gnu/libstdc++.so.6"),
+          ("<unknown function> + 0x94ac3", 0x7f3a2063cac3, "/lib/x86_64-linux-gnu/libc.so.6"),
+          ("clone + 0x44", 0x7f3a206cd850, "/lib/x86_64-linux-gnu/libc.so.6")]
+    for i, (fn, addr, so) in enumerate(fr):
+        path = so if so.startswith("/") else "%s/torch/lib/%s" % (lib, so)
+        L.append("frame #%d: %s (0x%x in %s)" % (i, fn, addr, path))
+    L.append("")
+    return L
+
+
+def torchrun_traceback(site, line_run=919):
+    return [
+        "Traceback (most recent call last):",
+        "  File \"/usr/local/bin/torchrun\", line 8, in <module>",
+        "    sys.exit(main())",
+        "             ^^^^^^",
+        "  File \"%s/torch/distributed/elastic/multiprocessing/errors/__init__.py\", line 355, in wrapper" % site,
+        "    return f(*args, **kwargs)",
+        "           ^^^^^^^^^^^^^^^^^^",
+        "  File \"%s/torch/distributed/run.py\", line %d, in main" % (site, line_run),
+        "    run(args)",
+        "  File \"%s/torch/distributed/run.py\", line %d, in run" % (site, line_run - 9),
+        "    elastic_launch(",
+        "  File \"%s/torch/distributed/launcher/api.py\", line 138, in __call__" % site,
+        "    return launch_agent(self._config, self._entrypoint, list(args))",
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "  File \"%s/torch/distributed/launcher/api.py\", line 269, in launch_agent" % site,
+        "    raise ChildFailedError(",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+    ]
+
+
+def failure_block(title, failures):
+    """torchrun ChildFailedError summary; failures[0] is the root cause.
+    Each failure: (time, host, rank, local_rank, exitcode, pid, traceback)."""
+    def one(idx, f):
+        t, host, rank, lr, code, pid, tb = f
+        return ["[%d]:" % idx,
+                "  time      : %s" % t.strftime("%Y-%m-%d_%H:%M:%S"),
+                "  host      : %s" % host,
+                "  rank      : %d (local_rank: %d)" % (rank, lr),
+                "  exitcode  : %d (pid: %d)" % (code, pid),
+                "  error_file: <N/A>",
+                "  traceback : %s" % tb]
+    body = []
+    if len(failures) > 1:
+        for i, f in enumerate(failures[1:], 1):
+            body += one(i, f)
+    else:
+        body = ["  <NO_OTHER_FAILURES>"]
+    root = one(0, failures[0])
+    lines = [title + " FAILED", "Failures:"] + body + ["Root Cause (first observed failure):"] + root
+    w = min(60, max(len(l) for l in lines))
+    return (["=" * w, title + " FAILED", "-" * w, "Failures:"] + body +
+            ["-" * w, "Root Cause (first observed failure):"] + root + ["=" * w])
+
+
+def sig_tb(sig, pid):
+    return "Signal %d (%s) received by PID %d" % (sig, {6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV",
+                                                       15: "SIGTERM"}[sig], pid)
+
+
+def write_blocks_per_rank(log, procs, pathfn, streams=None):
+    for p in procs:
+        bl = log.for_rank(p.rank, streams)
+        if bl:
+            write(pathfn(p), blocks_to_lines(bl), last_time(bl))
+
+
+def tee_console(out, per_rank, t0, end, rng, prefix="default", agent=None):
+    """torchrun --tee: tail threads poll each rank's files, so the console shows
+    chunks of one rank at a time; agent lines (unprefixed) are written at once."""
+    agent = sorted(agent or [], key=lambda a: a[0])
+    idx = {r: 0 for r in per_rank}
+    ai = 0
+    window = t0
+    while window <= end + S(seconds=20):
+        window += S(seconds=15)
+        order = list(per_rank)
+        rng.shuffle(order)
+        while ai < len(agent) and agent[ai][0] < window - S(seconds=7):
+            out.extend(agent[ai][1])
+            ai += 1
+        for r in order:
+            lst = per_rank[r]
+            while idx[r] < len(lst) and lst[idx[r]][0] < window:
+                out.append("[%s%d]:%s" % (prefix, r, lst[idx[r]][1]))
+                idx[r] += 1
+    while ai < len(agent):
+        out.extend(agent[ai][1])
+        ai += 1
+    assert all(idx[r] == len(per_rank[r]) for r in per_rank)
+    return out
+
+
+def timeout_23(p, t, rng, *, seq, op, nin, timeout_ms, ran_ms, enq, done):
+    """Watchdog timeout and abort as printed by torch 2.3 (no timestamps, '[PG 0 Rank N]')."""
+    caught = ("[Rank %d] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=%d, OpType=%s, "
+              "NumelIn=%d, NumelOut=%d, Timeout(ms)=%d) ran for %d milliseconds before timing out."
+              % (p.rank, seq, op, nin, nin, timeout_ms, ran_ms))
+    L = [c10_old(p, "E", "ProcessGroupNCCL.cpp:563", caught),
+         c10_old(p, "E", "ProcessGroupNCCL.cpp:1537", "[PG 0 Rank %d] Timeout at NCCL work: %d, last enqueued NCCL "
+                 "work: %d, last completed NCCL work: %d." % (p.rank, seq, enq, done)),
+         c10_old(p, "E", "ProcessGroupNCCL.cpp:577", "[Rank %d] Some NCCL operations have failed or timed out. Due to "
+                 "the asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
+                 "corrupted/incomplete data." % p.rank),
+         c10_old(p, "E", "ProcessGroupNCCL.cpp:583", "[Rank %d] To avoid data inconsistency, we are taking the "
+                 "entire process down." % p.rank)]
+    term = "[PG 0 Rank %d] Process group watchdog thread terminated with exception: %s" % (p.rank, caught)
+    fr = frames_watchdog(p, SITE, "..", "checkTimeout", 565)
+    L += [c10_old(p, "E", "ProcessGroupNCCL.cpp:1414", term)] + fr
+    L += ["terminate called after throwing an instance of 'c10::DistBackendError'", "  what():  " + term] + fr[:-1]
+    L += frames_watchdog(p, SITE, "..", "ncclCommWatchdog", 1418)
+    return L
+
+
+def dmesg_t(t):
+    """dmesg -T prefix: ctime() of the line, day space-padded."""
+    return "[%s %s %2d %s %d]" % (t.strftime("%a"), t.strftime("%b"), t.day, t.strftime("%H:%M:%S"), t.year)
+
+
+# --------------------------------------------------------------------------
+# 6. cuda-ima-watchdog: flat log_rank_N.txt, 1 node x 8, torch 2.3.1 (no c10 times)
+# --------------------------------------------------------------------------
+
+def gen_cuda_ima_watchdog():
+    name = "cuda-ima-watchdog"
+    rng = random.Random(6006)
+    W = 8
+    host = "h100-node03"
+    log = Log()
+    procs = [Proc(r, r, host, 70411 + 9 * r + rng.randrange(4), rng, W) for r in range(W)]
+    loc = "train_moe.py"
+    t0 = D(2024, 8, 21, 7, 40, 2, 0)
+    for p in procs:
+        t = t0 + S(milliseconds=rng.randrange(600))
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":58", "rank %d/%d local_rank %d host %s | torch 2.3.1+cu121 "
+                                      "| nccl (2, 20, 5)" % (p.rank, W, p.lr, host)))
+        t += S(seconds=2, milliseconds=rng.randrange(400))
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":74", "building MoE-1.8B: 16 experts top-2, fused expert "
+                                      "kernels from moe_kernels 0.4.2 (built for sm_90)"))
+        t += S(seconds=1, milliseconds=rng.randrange(300))
+        log.add(t, p.rank, "o", [
+            "%s/torch/_utils.py:831: UserWarning: TypedStorage is deprecated. It will be removed in the future and "
+            "UntypedStorage will be the only storage class. This should only matter to you if you are using storages "
+            "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()" % SITE,
+            "  return self.fget.__get__(instance, owner)()"])
+        t += S(seconds=2, milliseconds=rng.randrange(300))
+        lines, _ = nccl_init(p, t, rng, ver="2.20.5+cuda12.4", nranks=W, comm_rank=p.rank,
+                             hosts_of_rank=[host] * W, first_in_proc=True, print_version=(p.rank == 0),
+                             fn="ncclCommInitRank", channels=8, iface="eth0", ip="10.52.3.13", driver=12040)
+        log.add(t, p.rank, "o", lines)
+        t += S(seconds=1, milliseconds=rng.randrange(200))
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":121", "resumed from /ckpt/moe-1.8b/step_7000, "
+                                      "expert-parallel 8, data-parallel 8"))
+    t = D(2024, 8, 21, 7, 40, 31, 0)
+    step = 7000
+    t_fault = D(2024, 8, 21, 8, 31, 47, 412000)
+    loss = 2.402
+    while True:
+        nt = t + S(milliseconds=904 + rng.randrange(25))
+        if nt >= t_fault - S(milliseconds=300):
+            break
+        t = nt
+        step += 1
+        loss += rng.uniform(-0.01, 0.0095)
+        if step % 20 == 0:
+            for p in procs:
+                tt = t + S(milliseconds=rng.randrange(20))
+                log.add(tt, p.rank, "o", pylog(tt, "INFO", loc + ":188", "step %d | loss %.4f | aux_loss %.4f | "
+                                               "tokens/s %d" % (step, loss + rng.uniform(-.03, .03),
+                                                                0.011 + rng.random() * 0.002, 118000 + rng.randrange(900))))
+    p5 = procs[5]
+    # rank 5: the fused expert kernel writes past its buffer; noticed at loss.item()
+    tb = [
+        "Traceback (most recent call last):",
+        "  File \"/workspace/moe/train_moe.py\", line 311, in <module>",
+        "    main()",
+        "  File \"/workspace/moe/train_moe.py\", line 276, in main",
+        "    running_loss += loss.item()",
+        "                    ^^^^^^^^^^^",
+        "RuntimeError: CUDA error: an illegal memory access was encountered"] + CUDA_HINTS + [""]
+    log.add(t_fault, 5, "o", p5.hook(tb))
+    tw = t_fault + S(milliseconds=61)
+    term = "[PG 0 Rank 5] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered"
+    fr = frames_cuda_check(p5, SITE, "..")
+    blk = [c10_old(p5, "E", "ProcessGroupNCCL.cpp:1414", term)] + CUDA_HINTS + [""] + fr
+    blk += ["terminate called after throwing an instance of 'c10::DistBackendError'",
+            "  what():  " + term] + CUDA_HINTS + [""] + fr[:-1]
+    blk += frames_watchdog(p5, SITE, "..", "ncclCommWatchdog", 1418)
+    log.add(tw, 5, "o", blk)
+    # peers: the proxy service threads of the NVLink neighbours notice the exit
+    for r in (4, 6):
+        p = procs[r]
+        tt = tw + S(milliseconds=240 + rng.randrange(40))
+        log.add(tt, r, "o", p.ni("[Service thread] Connection closed by localRank 5", p.proxy_tid))
+    # others: the all-to-all of step+1 never completes; 10 min later the watchdogs fire (2.3: no c10 times)
+    seq = 301877
+    for p in procs:
+        if p.rank == 5:
+            continue
+        ran = 600000 + 20 + rng.randrange(90)
+        tt = t_fault + S(milliseconds=ran + 180 + rng.randrange(40))
+        log.add(tt, p.rank, "o", timeout_23(p, tt, rng, seq=seq, op="ALLTOALL_BASE", nin=14680064,
+                                             timeout_ms=600000, ran_ms=ran, enq=seq, done=seq - 1))
+    write_blocks_per_rank(log, procs, lambda p: os.path.join(ROOT, name, "log_rank_%d.txt" % p.rank))
+    write_truth(name, "failure", "5", "5", "cuda-illegal-memory-access")
+
+
+# --------------------------------------------------------------------------
+# 7. host-oom-2node: torchrun --log-dir per node (node0/, node1/), 2 x 4,
+#    agents' output in slurm-77812.out, dmesg -T of the OOM node
+# --------------------------------------------------------------------------
+
+def gen_host_oom_2node():
+    name = "host-oom-2node"
+    rng = random.Random(7007)
+    W = 8
+    hosts = ["gpu-h11"] * 4 + ["gpu-h12"] * 4
+    log = Log()
+    procs = []
+    for r in range(W):
+        procs.append(Proc(r, r % 4, hosts[r], (51207 if r < 4 else 48190) + 4 * (r % 4) + rng.randrange(2), rng, W))
+    agent_pid = {"gpu-h11": 51120, "gpu-h12": 48103}
+    loc = "pretrain.py"
+    t0 = D(2024, 7, 9, 13, 10, 4, 0)
+    agent = []
+    for h in ("gpu-h11", "gpu-h12"):
+        ta = t0 + S(milliseconds=rng.randrange(300))
+        agent.append((ta, agentlog(ta, "W", agent_pid[h], "torch/distributed/run.py:779",
+                                   "\n*****************************************\n"
+                                   "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, "
+                                   "to avoid your system being overloaded, please further tune the variable for optimal "
+                                   "performance in your application as needed. \n*****************************************")))
+    for p in procs:
+        t = t0 + S(seconds=3, milliseconds=rng.randrange(700))
+        log.add(t, p.rank, "out", pylog(t, "INFO", loc + ":44", "rank %d/%d local_rank %d on %s | torch 2.4.1+cu124"
+                                        % (p.rank, W, p.lr, p.host)))
+        t += S(seconds=1, milliseconds=rng.randrange(300))
+        log.add(t, p.rank, "out", pylog(t, "INFO", "data.py:97", "opening packed dataset /lustre/tok/webmix-v3 with 8 "
+                                        "workers, shuffle buffer 200000 samples (host RAM)"))
+        t += S(seconds=2, milliseconds=rng.randrange(400))
+        lines, _ = nccl_init(p, t, rng, ver="2.20.5+cuda12.4", nranks=W, comm_rank=p.rank, hosts_of_rank=hosts,
+                             first_in_proc=True, print_version=(p.rank == 0), fn="ncclCommInitRankConfig",
+                             channels=4, iface="ib0", ip="10.60.2.%d" % (11 if p.rank < 4 else 12), driver=12040)
+        log.add(t, p.rank, "out", lines)
+        t += S(seconds=1)
+        log.add(t, p.rank, "err", [
+            "%s/torch/utils/data/dataloader.py:557: UserWarning: This DataLoader will create 8 worker processes in "
+            "total. Our suggested max number of worker in current system is 6, which is smaller than what this "
+            "DataLoader is going to create. Please be aware that excessive worker creation might get DataLoader running "
+            "slow or even freeze, lower the worker number to avoid potential slowness/freeze if necessary." % SITE,
+            "  warnings.warn("])
+    t = D(2024, 7, 9, 13, 10, 30, 0)
+    step = 0
+    t_kill = D(2024, 7, 9, 14, 22, 7, 341000)
+    rss = {p.rank: 38.0 + rng.uniform(-0.5, 0.5) for p in procs}
+    loss = 9.1
+    while True:
+        nt = t + S(milliseconds=1210 + rng.randrange(30))
+        if nt >= t_kill - S(milliseconds=500):
+            break
+        t = nt
+        step += 1
+        loss = loss * 0.9993 + 0.0016
+        for p in procs:
+            rss[p.rank] += 0.0006 + (0.0112 if p.rank == 6 else 0.0)
+        if step % 25 == 0:
+            for p in procs:
+                tt = t + S(milliseconds=rng.randrange(25))
+                log.add(tt, p.rank, "out", pylog(tt, "INFO", loc + ":203", "step %d | loss %.4f | host rss %.1f GiB | "
+                                                 "%.1f ms/step" % (step, loss + rng.uniform(-.02, .02), rss[p.rank],
+                                                                   1225 + rng.uniform(-9, 9))))
+    # kernel OOM killer on gpu-h12 kills rank 6 (its shuffle buffer grew)
+    p6 = procs[6]
+    kern = []
+    tk = D(2024, 7, 9, 9, 2, 11)
+    kern += ["%s nvidia-nvlink: Nvlink Core is being initialized, major device number 511" % dmesg_t(tk),
+             "%s NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 09:35:42 UTC 2024" % dmesg_t(tk),
+             "%s nvidia-modeset: Loading NVIDIA Kernel Mode Setting Driver for UNIX platforms  550.90.07  Fri May 31 09:30:47 UTC 2024" % dmesg_t(tk + S(seconds=1)),
+             "%s mlx5_core 0000:c1:00.0 ib0: Link up" % dmesg_t(tk + S(seconds=9)),
+             "%s IPv6: ADDRCONF(NETDEV_CHANGE): ib0: link becomes ready" % dmesg_t(tk + S(seconds=9))]
+    tko = t_kill - S(milliseconds=180)
+    dpid = p6.pid + 511
+    kern += ["%s pt_data_worker invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, "
+             "oom_score_adj=0" % dmesg_t(tko),
+             "%s CPU: 77 PID: %d Comm: pt_data_worker Tainted: P           OE      5.15.0-113-generic #123-Ubuntu" % (dmesg_t(tko), dpid),
+             "%s Hardware name: Supermicro SYS-821GE-TNHR/X13DEG-OAD, BIOS 2.1 03/22/2024" % dmesg_t(tko),
+             "%s Mem-Info:" % dmesg_t(tko),
+             "%s active_anon:127893312 inactive_anon:3120044 isolated_anon:0" % dmesg_t(tko),
+             "%s Tasks state (memory values in pages):" % dmesg_t(tko)]
+    for q in procs[4:]:
+        kern.append("%s [%7d]  1000 %7d 52836412 %8d 74317824        0             0 python" % (
+            dmesg_t(tko), q.pid, q.pid, int(rss[q.rank] * 262144)))
+    kern += ["%s oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0-1,global_oom,"
+             "task_memcg=/user.slice/user-1000.slice/session-4.scope,task=python,pid=%d,uid=1000" % (dmesg_t(t_kill), p6.pid),
+             "%s Out of memory: Killed process %d (python) total-vm:211345648kB, anon-rss:%dkB, file-rss:1183220kB, "
+             "shmem-rss:30948kB, UID:1000 pgtables:412880kB oom_score_adj:0" % (dmesg_t(t_kill), p6.pid, int(rss[6] * 1048576)),
+             "%s oom_reaper: reaped process %d (python), now anon-rss:0kB, file-rss:0kB, shmem-rss:30948kB" % (
+                 dmesg_t(t_kill + S(seconds=1)), p6.pid)]
+    write(os.path.join(ROOT, name, "kern-gpu-h12.log"), kern, t_kill + S(seconds=1))
+    # agent on gpu-h12: SIGTERM to its other workers, then the failure and the summary
+    ta = t_kill + S(milliseconds=95)
+    al = []
+    for q in procs[4:]:
+        if q.rank != 6:
+            al += agentlog(ta, "W", agent_pid["gpu-h12"], "torch/distributed/elastic/multiprocessing/api.py:858",
+                           "Sending process %d closing signal SIGTERM" % q.pid)
+            ta += S(microseconds=300)
+    ta2 = ta + S(seconds=2, milliseconds=410)
+    al += agentlog(ta2, "E", agent_pid["gpu-h12"], "torch/distributed/elastic/multiprocessing/api.py:833",
+                   "failed (exitcode: -9) local_rank: 2 (pid: %d) of binary: /usr/bin/python3" % p6.pid)
+    al += torchrun_traceback("/usr/local/lib/python3.10/dist-packages", 919)
+    al += failure_block("pretrain.py", [(t_kill, "gpu-h12", 6, 2, -9, p6.pid, sig_tb(9, p6.pid))])
+    agent.append((ta, al))
+    # gpu-h11: ranks 0-3 wait in the all-reduce of the next step; 10 min later they abort
+    seq = 2 * step + 41
+    last = ta2
+    fails = []
+    for p in procs[:4]:
+        ran = 600000 + 40 + rng.randrange(60)
+        tw = t_kill + S(milliseconds=ran + 300 + rng.randrange(20))
+        for (tb_, lines) in watchdog_teardown(p, tw, rng, style="2.4", seq=seq, op="ALLREDUCE",
+                                              nin=67108864, nout=67108864, timeout_ms=600000, ran_ms=ran,
+                                              enq=seq, done=seq - 1, dump=False,
+                                              lines_no=(609, 1664, 0, 0, 0, 623, 629, 1517)):
+            log.add(tb_, p.rank, "err", lines)
+            last = max(last, tb_)
+        fails.append(p)
+    tf = last + S(seconds=1, milliseconds=30)
+    al = agentlog(tf, "E", agent_pid["gpu-h11"], "torch/distributed/elastic/multiprocessing/api.py:833",
+                  "failed (exitcode: -6) local_rank: 0 (pid: %d) of binary: /usr/bin/python3" % procs[0].pid)
+    al += torchrun_traceback("/usr/local/lib/python3.10/dist-packages", 919)
+    al += failure_block("pretrain.py", [(tf, "gpu-h11", q.rank, q.lr, -6, q.pid, sig_tb(6, q.pid)) for q in fails])
+    agent.append((tf, al))
+    agent.append((tf + S(seconds=1), ["srun: error: gpu-h12: task 1: Exited with exit code 1",
+                                       "srun: error: gpu-h11: task 0: Exited with exit code 1"]))
+    slurm = ["+ srun --ntasks-per-node=1 torchrun --nnodes 2 --nproc-per-node 4 --rdzv-backend c10d "
+             "--rdzv-endpoint gpu-h11:29400 --redirects 3 --log-dir /shared/logs/77812/node${SLURM_NODEID} pretrain.py"]
+    for (_, lines) in sorted(agent, key=lambda a: a[0]):
+        slurm.extend(lines)
+    write(os.path.join(ROOT, name, "slurm-77812.out"), slurm, tf + S(seconds=1))
+    run_ids = {"gpu-h11": "none_4ud8_k2x", "gpu-h12": "none_q9vz0m3e"}
+    for p in procs:
+        d = os.path.join(ROOT, name, "node%d" % (p.rank // 4), run_ids[p.host], "attempt_0", str(p.lr))
+        for s, fn in (("out", "stdout.log"), ("err", "stderr.log")):
+            bl = log.for_rank(p.rank, (s,))
+            if bl:
+                write(os.path.join(d, fn), blocks_to_lines(bl), last_time(bl))
+            else:
+                write(os.path.join(d, fn), [], t0)
+    write_truth(name, "failure", "6", "6", "host-oom-kill")
+
+
+# --------------------------------------------------------------------------
+# 8. segfault-tee: torchrun --tee 3 console, 1 node x 8, torch 2.6 (UTC host)
+# --------------------------------------------------------------------------
+
+def gen_segfault_tee():
+    name = "segfault-tee"
+    rng = random.Random(8008)
+    W = 8
+    host = "dgx-b03"
+    site = "/opt/conda/lib/python3.11/site-packages"
+    log = Log()
+    agent_pid = 402117
+    procs = [Proc(r, r, host, 402201 + 3 * r, rng, W) for r in range(W)]
+    t0 = D(2025, 2, 18, 9, 2, 40, 118000)
+    agent = [(t0, agentlog(t0, "W", agent_pid, "torch/distributed/run.py:792",
+                           "\n*****************************************\n"
+                           "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid "
+                           "your system being overloaded, please further tune the variable for optimal performance in "
+                           "your application as needed. \n*****************************************"))]
+    loc = "train_vlm.py"
+    for p in procs:
+        t = t0 + S(seconds=5, milliseconds=rng.randrange(800))
+        log.add(t, p.rank, "out", pylog(t, "INFO", loc + ":66", "rank %d/%d cuda:%d | torch 2.6.0+cu124 | nccl 2.21.5"
+                                        % (p.rank, W, p.lr)))
+        t += S(seconds=1, milliseconds=rng.randrange(300))
+        log.add(t, p.rank, "err", [
+            "WARNING: All log messages before absl::InitializeLog() is called are written to STDERR",
+            "I0000 00:00:%d.%06d %7d array_record_reader.cc:41] array_record reader pool: 4 threads" % (
+                calendar.timegm(t.timetuple()), t.microsecond + rng.randrange(900), p.pid)])
+        t += S(seconds=3, milliseconds=rng.randrange(400))
+        lines, _ = nccl_init(p, t, rng, ver="2.21.5+cuda12.4", nranks=W, comm_rank=p.rank, hosts_of_rank=[host] * W,
+                             first_in_proc=True, print_version=(p.rank == 0), fn="ncclCommInitRankConfig",
+                             channels=16, iface="enp90s0np0", ip="172.20.9.3", driver=12040)
+        log.add(t, p.rank, "out", lines)
+        t += S(seconds=2, milliseconds=rng.randrange(200))
+        log.add(t, p.rank, "out", pylog(t, "INFO", loc + ":140", "vision tower frozen, LLM FSDP HYBRID_SHARD, "
+                                        "async TP comm hooks on"))
+    t = D(2025, 2, 18, 9, 3, 10, 0)
+    step = 0
+    t_segv = D(2025, 2, 18, 9, 33, 54, 0) + S(milliseconds=221)
+    while True:
+        nt = t + S(milliseconds=1730 + rng.randrange(40))
+        if nt >= t_segv - S(milliseconds=400):
+            break
+        t = nt
+        step += 1
+        if step % 10 == 0:
+            for p in procs:
+                tt = t + S(milliseconds=rng.randrange(30))
+                log.add(tt, p.rank, "out", pylog(tt, "INFO", loc + ":233", "step %d/20000 | loss %.4f | lr %.2e | "
+                                                 "grad_norm %.3f" % (step, 1.9 * (0.9996 ** step) + 0.8 + rng.uniform(-.02, .02),
+                                                                     3e-5, 0.6 + rng.random() * 0.3)))
+    # rank 6: NCCL proxy thread segfaults; absl's failure signal handler (installed by array_record) prints it
+    p6 = procs[6]
+    epoch = calendar.timegm(t_segv.timetuple())
+    base = 0x7f8e5c200000 + rng.randrange(0xfff) * 0x1000
+    seg = ["*** SIGSEGV received at time=%d on cpu 53 ***" % epoch,
+           "PC: @     0x%x  (unknown)  ncclLocalOpAppend()" % (base + 0xb9a1e),
+           "    @     0x7f8f1a442520  (unknown)  (unknown)",
+           "    @     0x%x        160  ncclProxySaveOp()" % (base + 0xc3f5d),
+           "    @     0x%x        224  ncclProxyStart()" % (base + 0xc5a12),
+           "    @     0x%x        400  hostStreamPlanTask()" % (base + 0x71c40),
+           "    @     0x%x  (unknown)  (unknown)" % (base - 0x3a000000 + 0x2a81b),
+           "    @ ... and at least 3 more frames"]
+    log.add(t_segv, 6, "err", seg)
+    # local peers: proxy service threads see rank 6's connection drop
+    for q in procs:
+        if q.rank == 6:
+            continue
+        tt = t_segv + S(milliseconds=30 + rng.randrange(50))
+        log.add(tt, q.rank, "out", q.ni("[Service thread] Connection closed by localRank 6", q.proxy_tid))
+    # agent: SIGTERM to the others, then failure + summary
+    ta = t_segv + S(milliseconds=90)
+    al = []
+    for q in procs:
+        if q.rank != 6:
+            al += agentlog(ta, "W", agent_pid, "torch/distributed/elastic/multiprocessing/api.py:897",
+                           "Sending process %d closing signal SIGTERM" % q.pid)
+            ta += S(microseconds=250 + rng.randrange(100))
+    tf = ta + S(seconds=1, milliseconds=512)
+    al += agentlog(tf, "E", agent_pid, "torch/distributed/elastic/multiprocessing/api.py:869",
+                   "failed (exitcode: -11) local_rank: 6 (pid: %d) of binary: /opt/conda/bin/python3.11" % p6.pid)
+    al += torchrun_traceback(site, 918)
+    al += failure_block("train_vlm.py", [(t_segv, host, 6, 6, -11, p6.pid, sig_tb(11, p6.pid))])
+    agent.append((ta, al))
+    per_rank = {p.rank: [(b[0], ln) for b in log.for_rank(p.rank) for ln in b[4]] for p in procs}
+    out = tee_console([], per_rank, t0, t_segv, rng, agent=agent)
+    write(os.path.join(ROOT, name, "console.log"), out, tf)
+    write_truth(name, "failure", "6", "6", "segfault")
+
+
+# --------------------------------------------------------------------------
+# 9. ib-link-down: Slurm per-task files %x-%j-%N-%t.out, 2 nodes x 8,
+#    torch 2.7 / NCCL 2.26.2 (WARN lines carry timestamps)
+# --------------------------------------------------------------------------
+
+def gen_ib_link_down():
+    name = "ib-link-down"
+    rng = random.Random(9009)
+    W = 16
+    hosts = ["gpu-d03"] * 8 + ["gpu-d04"] * 8
+    ibip = {"gpu-d03": "10.30.1.13", "gpu-d04": "10.30.1.14"}
+    log = Log()
+    procs = [Proc(r, r % 8, hosts[r], (118211 if r < 8 else 118790) + 5 * (r % 8) + rng.randrange(3), rng, W)
+             for r in range(W)]
+    loc = "pretrain.py"
+    t0 = D(2025, 5, 14, 1, 58, 20, 0)
+    for p in procs:
+        t = t0 + S(milliseconds=rng.randrange(1200))
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":39", "rank %d/%d on %s local_rank %d | torch 2.7.0+cu126 | "
+                                      "nccl 2.26.2" % (p.rank, W, p.host, p.lr)))
+        t += S(seconds=4, milliseconds=rng.randrange(600))
+        lines, _ = nccl_init(p, t, rng, ver="2.26.2+cuda12.6", nranks=W, comm_rank=p.rank, hosts_of_rank=hosts,
+                             first_in_proc=True, print_version=(p.rank == 0), fn="ncclCommInitRankConfig",
+                             channels=8, iface="ib0", ip=ibip[p.host], driver=12060)
+        log.add(t, p.rank, "o", lines)
+        t += S(seconds=2, milliseconds=rng.randrange(300))
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":77", "FSDP2 fully_shard llama-13b, 40 layers, bf16 params, "
+                                      "fp32 reduce"))
+    t = D(2025, 5, 14, 1, 58, 41, 0)
+    step = 0
+    t_evt = D(2025, 5, 14, 3, 17, 42, 630000)
+    while True:
+        nt = t + S(milliseconds=2410 + rng.randrange(40))
+        if nt >= t_evt - S(milliseconds=800):
+            break
+        t = nt
+        step += 1
+        if step % 20 == 0:
+            for p in procs:
+                tt = t + S(milliseconds=rng.randrange(40))
+                log.add(tt, p.rank, "o", pylog(tt, "INFO", loc + ":180", "step %d | loss %.4f | %.1f TFLOP/s/GPU"
+                                               % (step, 2.2 * (0.9997 ** step) + 1.1 + rng.uniform(-.02, .02),
+                                                  388 + rng.uniform(-5, 5))))
+    p9 = procs[9]
+    async_tid = p9.pid + 60
+    L = p9.nwarn("transport/net_ib.cc:104", "NET/IB : mlx5_1:1 Got async event : port error", tid=async_tid, ts=t_evt)
+    log.add(t_evt, 9, "o", L)
+    t12 = t_evt + S(seconds=8, milliseconds=120)
+    ib = ("NET/IB: Got completion from peer %s<52117> with status=12 opcode=0 len=0 vendor err 129 (Send) "
+          "localGid ::ffff:%s remoteGids::ffff:%s hca mlx5_1" % (ibip["gpu-d03"], ibip["gpu-d04"], ibip["gpu-d03"]))
+    L = p9.nwarn("transport/net_ib.cc:2449", ib, tid=p9.proxy_tid, ts=t12)
+    L += [p9.ni("transport/net.cc:1298 -> 6", p9.proxy_tid), p9.ni("proxy.cc:694 -> 6", p9.proxy_tid),
+          p9.ni("proxy.cc:874 -> 6 [Progress Thread]", p9.proxy_tid)]
+    log.add(t12, 9, "o", L)
+    tw = t12 + S(milliseconds=96)
+    seq = 18431
+    pre = pg25(9)
+    exc = ("NCCL error: remote process exited or there was a network error, NCCL version 2.26.2")
+    detail = ["ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
+              "Last error:", ib]
+    blk = [p9.c10(tw, "E", "ProcessGroupNCCL.cpp:2032", pre + " failure detected by watchdog at work sequence id: %d "
+                  "PG status: last enqueued work: %d, last completed work: %d" % (seq, seq + 1, seq - 1)),
+           p9.c10(tw, "E", "ProcessGroupNCCL.cpp:684", "[Rank 9] Some NCCL operations have failed or timed out. Due to "
+                  "the asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
+                  "corrupted/incomplete data."),
+           p9.c10(tw, "E", "ProcessGroupNCCL.cpp:698", "[Rank 9] To avoid data inconsistency, we are taking the entire "
+                  "process down.")]
+    fr = frames_watchdog(p9, "/usr/local/lib/python3.12/dist-packages", "/pytorch", "checkForNCCLErrors", 2130)
+    term = pre + "Process group watchdog thread terminated with exception: " + exc
+    blk += [p9.c10(tw + S(microseconds=900), "E", "ProcessGroupNCCL.cpp:1895", term)] + detail + fr
+    blk += ["terminate called after throwing an instance of 'c10::DistBackendError'", "  what():  " + term] + detail + fr[:-1]
+    blk += frames_watchdog(p9, "/usr/local/lib/python3.12/dist-packages", "/pytorch", "ncclCommWatchdog", 1901)
+    log.add(tw, 9, "o", blk)
+    t_exit = tw + S(milliseconds=420)
+    # fallout on gpu-d04: the NVLink neighbours' proxies lose rank 9, their watchdogs raise remote errors
+    for r in (8, 10):
+        p = procs[r]
+        tt = t_exit + S(milliseconds=35 + rng.randrange(30))
+        peer = "gpu-d04<%d>" % (38100 + 17 * r)
+        L = [p.ni("[Service thread] Connection closed by localRank 1", p.proxy_tid)]
+        L += p.nwarn("misc/socket.cc:68", "socketProgress: Connection closed by remote peer %s" % peer,
+                     tid=p.proxy_tid, ts=tt)
+        L += [p.ni("misc/socket.cc:857 -> 6", p.proxy_tid), p.ni("proxy.cc:1489 -> 6", p.proxy_tid)]
+        log.add(tt, r, "o", L)
+        tw2 = tt + S(milliseconds=70 + rng.randrange(20))
+        pre2 = pg25(r)
+        det2 = ["ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
+                "Last error:", "socketProgress: Connection closed by remote peer %s" % peer]
+        term2 = pre2 + "Process group watchdog thread terminated with exception: " + exc
+        fr2 = frames_watchdog(p, "/usr/local/lib/python3.12/dist-packages", "/pytorch", "checkForNCCLErrors", 2130)
+        b2 = [p.c10(tw2, "E", "ProcessGroupNCCL.cpp:2032", pre2 + " failure detected by watchdog at work sequence id: "
+                    "%d PG status: last enqueued work: %d, last completed work: %d" % (seq, seq + 1, seq - 1)),
+              p.c10(tw2, "E", "ProcessGroupNCCL.cpp:1895", term2)] + det2 + fr2
+        b2 += ["terminate called after throwing an instance of 'c10::DistBackendError'", "  what():  " + term2] + det2
+        log.add(tw2, r, "o", b2)
+    write_blocks_per_rank(log, procs, lambda p: os.path.join(ROOT, name, "pretrain-4471203-%s-%d.out" % (p.host, p.rank)))
+    tend = t_exit + S(seconds=33)
+    batch = ["Wed May 14 01:58:14 UTC 2025",
+             "nodes: gpu-d[03-04], 16 tasks; srun --kill-on-bad-exit=1 --output=%x-%j-%N-%t.out python -u pretrain.py",
+             "srun: error: gpu-d04: task 9: Aborted (core dumped)",
+             "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+             "slurmstepd: error: *** STEP 4471203.0 ON gpu-d03 CANCELLED AT %s ***" % (t_exit + S(seconds=1)).strftime("%Y-%m-%dT%H:%M:%S"),
+             "slurmstepd: error: *** STEP 4471203.0 ON gpu-d04 CANCELLED AT %s ***" % (t_exit + S(seconds=1)).strftime("%Y-%m-%dT%H:%M:%S"),
+             "srun: error: gpu-d04: tasks 8,10: Aborted (core dumped)",
+             "srun: error: gpu-d03: tasks 0-7: Terminated",
+             "srun: error: gpu-d04: tasks 11-15: Terminated",
+             "srun: Force Terminated StepId=4471203.0"]
+    write(os.path.join(ROOT, name, "slurm-4471203.out"), batch, tend)
+    write_truth(name, "failure", "9", "9", "nccl-network-error")
+
+
+# --------------------------------------------------------------------------
+# 10. rdzv-dns-node: one combined srun --label log, 2 nodes x 4, torch 2.4.0;
+#     gpu-e02 cannot resolve MASTER_ADDR
+# --------------------------------------------------------------------------
+
+def gen_rdzv_dns_node():
+    name = "rdzv-dns-node"
+    rng = random.Random(10010)
+    W = 8
+    hosts = ["gpu-e01"] * 4 + ["gpu-e02"] * 4
+    site = "/usr/local/lib/python3.10/dist-packages"
+    log = Log()
+    procs = [Proc(r, r % 4, hosts[r], (20311 if r < 4 else 19877) + 2 * (r % 4), rng, W) for r in range(W)]
+    loc = "train.py"
+    t0 = D(2024, 10, 2, 16, 0, 3, 0)
+    start = {}
+    for p in procs:
+        t = t0 + S(milliseconds=500 + rng.randrange(900))
+        if p.rank == 6:
+            t = t0 + S(milliseconds=240)
+        start[p.rank] = t
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":31", "rank %d/%d on %s | MASTER_ADDR=gpu-e01 MASTER_PORT=29500 "
+                                      "| torch 2.4.0+cu121" % (p.rank, W, p.host)))
+        log.add(t + S(milliseconds=3), p.rank, "o", pylog(t + S(milliseconds=3), "INFO", loc + ":40",
+                                                          "init_process_group(backend='nccl', init_method='env://', "
+                                                          "timeout=0:10:00)"))
+    tb_init = [
+        "Traceback (most recent call last):",
+        "  File \"/workspace/ft/train.py\", line 412, in <module>",
+        "    main()",
+        "  File \"/workspace/ft/train.py\", line 41, in main",
+        "    dist.init_process_group(backend=\"nccl\", timeout=timedelta(minutes=10))",
+        "  File \"%s/torch/distributed/c10d_logger.py\", line 79, in wrapper" % site,
+        "    return func(*args, **kwargs)",
+        "  File \"%s/torch/distributed/c10d_logger.py\", line 93, in wrapper" % site,
+        "    func_return = func(*args, **kwargs)",
+        "  File \"%s/torch/distributed/distributed_c10d.py\", line 1361, in init_process_group" % site,
+        "    store, rank, world_size = next(rendezvous_iterator)",
+        "  File \"%s/torch/distributed/rendezvous.py\", line 258, in _env_rendezvous_handler" % site,
+        "    store = _create_c10d_store(master_addr, master_port, rank, world_size, timeout, use_libuv)",
+        "  File \"%s/torch/distributed/rendezvous.py\", line 185, in _create_c10d_store" % site,
+        "    return TCPStore(",
+        "           ^^^^^^^^^"]
+    # gpu-e02: getaddrinfo fails on every attempt until the 600 s connect timeout
+    for p in procs[4:]:
+        t = start[p.rank] + S(milliseconds=1800 + rng.randrange(200))
+        tend = t + S(seconds=600)
+        delay = 1.0
+        while t < tend:
+            log.add(t, p.rank, "o", p.c10(t, "W", "socket.cpp:697", "[c10d] The IPv4 network addresses of (gpu-e01, "
+                                           "29500) cannot be retrieved (gai error: -2 - Name or service not known).",
+                                           rank_prefix=False))
+            t += S(seconds=delay, milliseconds=rng.randrange(300))
+            delay = min(delay * 2, 30.0)
+        t = tend + S(milliseconds=rng.randrange(30))
+        log.add(t, p.rank, "o", tb_init + ["torch.distributed.DistNetworkError: The client socket has timed out after "
+                                           "600000ms while trying to connect to (gpu-e01, 29500)."])
+    # gpu-e01: rank 0 hosts the store; ranks 1-3 join, build the model, then wait for the NCCL id
+    for p in procs[1:4]:
+        t = start[p.rank] + S(seconds=2, milliseconds=rng.randrange(300))
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":47", "process group ready (rank %d)" % p.rank))
+        t += S(seconds=6, milliseconds=rng.randrange(500))
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":63", "loaded mistral-7b weights, LoRA r=64 on q,k,v,o"))
+        t += S(milliseconds=400)
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":71", "wrapping model in DDP"))
+    t_srv = start[0] + S(seconds=601, milliseconds=12)
+    log.add(t_srv, 0, "o", tb_init + ["torch.distributed.DistStoreError: Timed out after 601 seconds waiting for "
+                                      "clients. 4/8 clients joined."])
+    ddp_tb = [
+        "Traceback (most recent call last):",
+        "  File \"/workspace/ft/train.py\", line 412, in <module>",
+        "    main()",
+        "  File \"/workspace/ft/train.py\", line 72, in main",
+        "    model = DDP(model, device_ids=[local_rank])",
+        "            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "  File \"%s/torch/nn/parallel/distributed.py\", line 822, in __init__" % site,
+        "    _verify_param_shape_across_processes(self.process_group, parameters)",
+        "  File \"%s/torch/distributed/utils.py\", line 286, in _verify_param_shape_across_processes" % site,
+        "    return dist._verify_params_across_processes(process_group, tensors, logger)",
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"]
+    for p in procs[1:4]:
+        t = t_srv + S(milliseconds=4 + rng.randrange(8))
+        err = ("torch.distributed.DistBackendError: [%d] is setting up NCCL communicator and retrieving ncclUniqueId "
+               "from [0] via c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer"
+               % p.rank)
+        fr = ["Exception raised from recvBytes at ../torch/csrc/distributed/c10d/Utils.hpp:672 (most recent call first):",
+              "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x57 (0x%x in %s/torch/lib/libc10.so)"
+              % (p.base_c10 + 0x96f57, site),
+              "frame #1: <unknown function> + 0x5a9a5ee (0x%x in %s/torch/lib/libtorch_cpu.so)" % (p.base_tc - 0x9000000, site),
+              "frame #2: c10d::TCPStore::doWait(c10::ArrayRef<std::string>, std::chrono::duration<long, std::ratio<1l, "
+              "1000l> >) + 0x360 (0x%x in %s/torch/lib/libtorch_cpu.so)" % (p.base_tc - 0x8f00000, site),
+              "frame #3: c10d::TCPStore::doGet(std::string const&) + 0x32 (0x%x in %s/torch/lib/libtorch_cpu.so)"
+              % (p.base_tc - 0x8e00000, site),
+              "frame #4: c10d::TCPStore::get(std::string const&) + 0xa1 (0x%x in %s/torch/lib/libtorch_cpu.so)"
+              % (p.base_tc - 0x8d00000, site),
+              "frame #5: c10d::ProcessGroupNCCL::broadcastUniqueNCCLID(ncclUniqueId*, bool, std::string const&, int) "
+              "+ 0x1f3 (0x%x in %s/torch/lib/libtorch_cuda.so)" % (p.base_tc + 0x10a2f3, site),
+              ". This may indicate a possible application crash on rank 0 or a network set up issue."]
+        log.add(t, p.rank, "o", p.hook(ddp_tb + [err] + fr))
+    tq = t_srv + S(seconds=1, milliseconds=200)
+    log.add(tq, -1, "srun", "srun: error: gpu-e01: tasks 0-3: Exited with exit code 1")
+    tq2 = max(b[0] for b in log.blocks) + S(seconds=1, milliseconds=100)
+    log.add(tq2, -1, "srun", "srun: error: gpu-e02: tasks 4-7: Exited with exit code 1")
+    out = ["SLURM_JOB_ID=3310457 nodes gpu-e[01-02] (2 x 4 GPUs)",
+           "+ export MASTER_ADDR=gpu-e01 MASTER_PORT=29500",
+           "+ srun --label --ntasks-per-node=4 --container-image=nvcr.io/nvidia/pytorch:24.07-py3 python -u train.py"]
+    for (tt, _, rank, stream, lines) in log.merged():
+        if rank < 0:
+            out.extend(lines)
+        else:
+            out.extend("%d: %s" % (rank, l) for l in lines)
+    write(os.path.join(ROOT, name, "slurm-3310457.out"), out, tq2)
+    write_truth(name, "failure", "6", "6", "rendezvous-failure")
+
+
+# --------------------------------------------------------------------------
+# 11. shm-small-container: torchrun --log-dir, 1 node x 4 (docker, 64 MB /dev/shm),
+#     torch 2.5.1, NCCL 2.21.5, no P2P -> SHM transport
+# --------------------------------------------------------------------------
+
+def gen_shm_small_container():
+    name = "shm-small-container"
+    rng = random.Random(11011)
+    W = 4
+    host = "4f2c9e1ab7d3"        # docker container hostname
+    site = "/usr/local/lib/python3.11/site-packages"
+    log = Log()
+    agent_pid = 1
+    procs = [Proc(r, r, host, 87 + 6 * r, rng, W) for r in range(W)]
+    loc = "finetune.py"
+    t0 = D(2024, 11, 27, 15, 44, 9, 0)
+    agent = agentlog(t0, "W", agent_pid, "torch/distributed/run.py:793",
+                     "\n*****************************************\n"
+                     "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your "
+                     "system being overloaded, please further tune the variable for optimal performance in your "
+                     "application as needed. \n*****************************************")
+    tinit = {}
+    for p in procs:
+        t = t0 + S(seconds=3, milliseconds=rng.randrange(500))
+        log.add(t, p.rank, "out", pylog(t, "INFO", loc + ":52", "rank %d/%d cuda:%d (NVIDIA RTX 6000 Ada Generation) | "
+                                        "torch 2.5.1+cu124" % (p.rank, W, p.lr)))
+        t += S(seconds=5, milliseconds=rng.randrange(900))
+        log.add(t, p.rank, "out", pylog(t, "INFO", loc + ":80", "loaded Qwen2-1.5B, gradient checkpointing on"))
+        t += S(milliseconds=300 + rng.randrange(100))
+        log.add(t, p.rank, "out", pylog(t, "INFO", loc + ":95", "wrapping model in DDP"))
+        tinit[p.rank] = t + S(milliseconds=20)
+    # world communicator init: P2P not available between these GPUs -> SHM transport
+    tj = max(tinit.values()) + S(milliseconds=150)
+    segs = {}
+    for p in procs:
+        L = []
+        L.append(p.ni("Bootstrap : Using eth0:172.17.0.2<0>"))
+        L.append(p.ni("NET/Plugin: No plugin found (libnccl-net.so)"))
+        L.append(p.ni("NET/IB : No device found."))
+        L.append(p.ni("NET/Socket : Using [0]eth0:172.17.0.2<0>"))
+        L.append(p.ni("Using non-device net plugin version 0"))
+        L.append(p.ni("Using network Socket"))
+        if p.rank == 0:
+            L.append("NCCL version 2.21.5+cuda12.4")
+        comm = hex12(rng)
+        L.append(p.ni("ncclCommInitRank comm %s rank %d nranks 4 cudaDev %d nvmlDev %d busId %s commId %s - Init START"
+                      % (comm, p.rank, p.lr, p.lr, ["1000", "25000", "81000", "c1000"][p.lr], hex16(rng)), p.init_tid))
+        L.append(p.ni("P2P is disabled between connected GPUs", p.init_tid))
+        L.append(p.ni("comm %s rank %d nRanks 4 nNodes 1 localRanks 4 localRank %d MNNVL 0" % (comm, p.rank, p.lr),
+                      p.init_tid))
+        if p.rank == 0:
+            for c in range(2):
+                L.append(p.ni("Channel %02d/02 :    0   1   2   3" % c, p.init_tid))
+        L.append(p.ni("Trees [0] %d/-1/-1->%d->%d [1] %d/-1/-1->%d->%d" % (
+            (p.rank + 1) % 4 or -1, p.rank, p.rank - 1 if p.rank else -1,
+            (p.rank + 1) % 4 or -1, p.rank, p.rank - 1 if p.rank else -1), p.init_tid))
+        L.append(p.ni("P2P Chunksize set to 131072", p.init_tid))
+        segs[p.rank] = "/dev/shm/nccl-" + "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+                                                  for _ in range(6))
+        log.add(tj + S(milliseconds=5 * p.rank), p.rank, "out", L)
+    # ranks 0 and 1 get their segments; rank 2's segment does not fit in the 64 MB /dev/shm
+    for p in procs[:2]:
+        tt = tj + S(milliseconds=40 + 3 * p.rank)
+        log.add(tt, p.rank, "out", [p.ni("Channel %02d : %d[%d] -> %d[%d] via SHM/direct/direct" % (c, p.rank, p.lr,
+                                                                                                     p.rank + 1, p.lr + 1),
+                                         p.init_tid) for c in range(2)])
+    p2 = procs[2]
+    t2 = tj + S(milliseconds=61)
+    L = p2.nwarn("misc/shmutils.cc:72", "Error: failed to extend %s to 9637892 bytes" % segs[2], tid=p2.init_tid)
+    L += p2.nwarn("misc/shmutils.cc:113", "Error while creating shared memory segment %s (size 9637888)" % segs[2],
+                  tid=p2.init_tid)
+    L += [p2.ni("transport/shm.cc:114 -> 2", p2.init_tid), p2.ni("transport.cc:33 -> 2", p2.init_tid),
+          p2.ni("transport.cc:113 -> 2", p2.init_tid), p2.ni("init.cc:1222 -> 2", p2.init_tid),
+          p2.ni("init.cc:1501 -> 2", p2.init_tid), p2.ni("group.cc:64 -> 2 [Async thread]", p2.init_tid),
+          p2.ni("group.cc:418 -> 2", p2.pid), p2.ni("init.cc:1876 -> 2", p2.pid)]
+    log.add(t2, 2, "out", L)
+    ddp_tb = [
+        "Traceback (most recent call last):",
+        "  File \"/app/finetune.py\", line 211, in <module>",
+        "    main()",
+        "  File \"/app/finetune.py\", line 96, in main",
+        "    model = DDP(model, device_ids=[local_rank])",
+        "            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "  File \"%s/torch/nn/parallel/distributed.py\", line 825, in __init__" % site,
+        "    _verify_param_shape_across_processes(self.process_group, parameters)",
+        "  File \"%s/torch/distributed/utils.py\", line 288, in _verify_param_shape_across_processes" % site,
+        "    return dist._verify_params_across_processes(process_group, tensors, logger)",
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^"]
+    t2e = t2 + S(milliseconds=6)
+    log.add(t2e, 2, "err", p2.hook(ddp_tb + [
+        "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
+        "2027, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5",
+        "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. ",
+        "Last error:",
+        "Error while creating shared memory segment %s (size 9637888)" % segs[2]]))
+    log.add(t2e + S(milliseconds=390), 2, "err", destroy_warning(p2, t2e + S(milliseconds=390), 1250))
+    # rank 3 receives from rank 2 over SHM: the segment it must attach to is not there
+    p3 = procs[3]
+    t3 = t2 + S(milliseconds=12)
+    L = p3.nwarn("misc/shmutils.cc:128", "Error while attaching to shared memory segment %s (size 0), error: No such "
+                 "file or directory (2)" % segs[2], tid=p3.init_tid)
+    L += [p3.ni("transport/shm.cc:156 -> 2", p3.init_tid), p3.ni("transport.cc:54 -> 2", p3.init_tid),
+          p3.ni("transport.cc:113 -> 2", p3.init_tid), p3.ni("init.cc:1222 -> 2", p3.init_tid),
+          p3.ni("init.cc:1501 -> 2", p3.init_tid), p3.ni("group.cc:64 -> 2 [Async thread]", p3.init_tid),
+          p3.ni("group.cc:418 -> 2", p3.pid), p3.ni("init.cc:1876 -> 2", p3.pid)]
+    log.add(t3, 3, "out", L)
+    log.add(t3 + S(milliseconds=5), 3, "err", p3.hook(ddp_tb + [
+        "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
+        "2027, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5",
+        "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. ",
+        "Last error:",
+        "Error while attaching to shared memory segment %s (size 0), error: No such file or directory (2)" % segs[2]]))
+    # ranks 0, 1: the bootstrap ring loses rank 2
+    for p in procs[:2]:
+        tt = t2e + S(milliseconds=420 + rng.randrange(40))
+        peer = "172.17.0.2<%d>" % (41300 + 11 * p.rank)
+        L = p.nwarn("misc/socket.cc:50", "socketProgress: Connection closed by remote peer %s" % peer, tid=p.init_tid)
+        L += [p.ni("misc/socket.cc:752 -> 6", p.init_tid), p.ni("bootstrap.cc:92 -> 6", p.init_tid),
+              p.ni("transport.cc:117 -> 6", p.init_tid), p.ni("init.cc:1222 -> 6", p.init_tid),
+              p.ni("group.cc:64 -> 6 [Async thread]", p.init_tid), p.ni("group.cc:418 -> 6", p.pid),
+              p.ni("init.cc:1876 -> 6", p.pid)]
+        log.add(tt, p.rank, "out", L)
+        log.add(tt + S(milliseconds=6), p.rank, "err", p.hook(ddp_tb + [
+            "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
+            "2027, remote process exited or there was a network error, NCCL version 2.21.5",
+            "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
+            "Last error:",
+            "socketProgress: Connection closed by remote peer %s" % peer]))
+    ta = t2e + S(milliseconds=560)
+    al = []
+    for q in (procs[0], procs[1], procs[3]):
+        al += agentlog(ta, "W", agent_pid, "torch/distributed/elastic/multiprocessing/api.py:897",
+                       "Sending process %d closing signal SIGTERM" % q.pid)
+        ta += S(microseconds=310)
+    tf = ta + S(milliseconds=640)
+    al += agentlog(tf, "E", agent_pid, "torch/distributed/elastic/multiprocessing/api.py:869",
+                   "failed (exitcode: 1) local_rank: 2 (pid: %d) of binary: /usr/bin/python" % p2.pid)
+    al += torchrun_traceback(site, 919)
+    al += failure_block("finetune.py", [(t2e + S(milliseconds=500), host, 2, 2, 1, p2.pid,
+                                         "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html")])
+    write(os.path.join(ROOT, name, "torchrun.log"), agent + al, tf)
+    base = os.path.join(ROOT, name, "logs", "none_x7q1m0rt", "attempt_0")
+    for p in procs:
+        for s, fn in (("out", "stdout.log"), ("err", "stderr.log")):
+            bl = log.for_rank(p.rank, (s,))
+            write(os.path.join(base, str(p.lr), fn), blocks_to_lines(bl), last_time(bl))
+    write_truth(name, "failure", "2", "2", "nccl-shm-exhausted")
+
+
+# --------------------------------------------------------------------------
+# 12. ckpt-disk-full: one combined srun --label log, 2 nodes x 8, torch 2.6;
+#     local rank 0 of each node saves a node-local checkpoint, gpu-f02's /scratch is full
+# --------------------------------------------------------------------------
+
+def gen_ckpt_disk_full():
+    name = "ckpt-disk-full"
+    rng = random.Random(12012)
+    W = 16
+    hosts = ["gpu-f01"] * 8 + ["gpu-f02"] * 8
+    site = "/usr/local/lib/python3.12/dist-packages"
+    log = Log()
+    procs = [Proc(r, r % 8, hosts[r], (33120 if r < 8 else 35511) + 3 * (r % 8), rng, W) for r in range(W)]
+    loc = "train.py"
+    t0 = D(2025, 3, 4, 0, 10, 2, 0)
+    for p in procs:
+        t = t0 + S(milliseconds=rng.randrange(1500))
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":51", "rank %d/%d on %s local_rank %d | torch 2.6.0+cu126"
+                                      % (p.rank, W, p.host, p.lr)))
+        t += S(seconds=3, milliseconds=rng.randrange(500))
+        lines, _ = nccl_init(p, t, rng, ver="2.21.5+cuda12.4", nranks=W, comm_rank=p.rank, hosts_of_rank=hosts,
+                             first_in_proc=True, print_version=(p.rank == 0), fn="ncclCommInitRankConfig",
+                             channels=4, iface="ib0", ip="10.71.0.%d" % (1 if p.rank < 8 else 2), driver=12060)
+        log.add(t, p.rank, "o", lines)
+        t += S(seconds=2)
+        if p.lr == 0:
+            log.add(t, p.rank, "o", pylog(t, "INFO", "ckpt.py:33", "node-local checkpoints in /scratch/ckpt (keep "
+                                          "last 3), durable copy every 4000 steps to /lustre"))
+    t = D(2025, 3, 4, 0, 10, 30, 0)
+    step = 20000
+    loss = 1.912
+    t_save = D(2025, 3, 4, 2, 0, 11, 0)
+    while True:
+        nt = t + S(milliseconds=1640 + rng.randrange(30))
+        if nt >= t_save:
+            break
+        t = nt
+        step += 1
+        loss += rng.uniform(-0.006, 0.0058)
+        if step % 20 == 0:
+            log.add(t, 0, "o", pylog(t, "INFO", loc + ":240", "step %d | loss %.4f | lr 1.20e-04 | %.1f ms/step" %
+                                     (step, loss, 1655 + rng.uniform(-8, 8))))
+        if step % 400 == 0:
+            for p in procs:
+                tt = t + S(milliseconds=20 + rng.randrange(40))
+                log.add(tt, p.rank, "o", pylog(tt, "INFO", loc + ":252", "step %d | rank %d | max_mem %.2f GiB | "
+                                               "tokens/s %d" % (step, p.rank, 58.4 + rng.uniform(-.3, .3),
+                                                                19800 + rng.randrange(300))))
+    # checkpoint at the step boundary; local rank 0 of each node writes, the others go on
+    tsv = t + S(milliseconds=120)
+    for p in (procs[0], procs[8]):
+        log.add(tsv + S(milliseconds=rng.randrange(30)), p.rank, "o",
+                pylog(tsv, "INFO", "ckpt.py:61", "saving node-local checkpoint step %d to /scratch/ckpt/step_%d" % (step, step)))
+    log.add(tsv + S(seconds=31, milliseconds=402), 0, "o",
+            pylog(tsv + S(seconds=31, milliseconds=402), "INFO", "ckpt.py:74", "checkpoint step %d written (26.3 GiB, 31.4 s)" % step))
+    p8 = procs[8]
+    tfail = tsv + S(seconds=19, milliseconds=877)
+    tb = [
+        "Traceback (most recent call last):",
+        "  File \"%s/torch/serialization.py\", line 944, in save" % site,
+        "    _save(",
+        "  File \"%s/torch/serialization.py\", line 1216, in _save" % site,
+        "    zip_file.write_record(name, storage, num_bytes)",
+        "RuntimeError: [enforce fail at inline_container.cc:778] . PytorchStreamWriter failed writing file data/211: "
+        "file write failed",
+        "",
+        "During handling of the above exception, another exception occurred:",
+        "",
+        "Traceback (most recent call last):",
+        "  File \"/workspace/lm/train.py\", line 377, in <module>",
+        "    main()",
+        "  File \"/workspace/lm/train.py\", line 301, in main",
+        "    ckpt.save_local(model, optimizer, step)",
+        "  File \"/workspace/lm/ckpt.py\", line 66, in save_local",
+        "    torch.save(optimizer.state_dict(), os.path.join(d, \"optim.pt\"))",
+        "  File \"%s/torch/serialization.py\", line 943, in save" % site,
+        "    with _open_zipfile_writer(f) as opened_zipfile:",
+        "         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "  File \"%s/torch/serialization.py\", line 784, in __exit__" % site,
+        "    self.file_like.write_end_of_file()",
+        "RuntimeError: [enforce fail at inline_container.cc:603] . unexpected pos 14178310720 vs 14178310608",
+        ""]
+    log.add(tfail, 8, "o", p8.hook(tb))
+    tdw = tfail + S(milliseconds=402)
+    log.add(tdw, 8, "o", destroy_warning(p8, tdw, 1496))
+    log.add(tdw + S(seconds=2, milliseconds=117), -1, "srun", "srun: error: gpu-f02: task 8: Exited with exit code 1")
+    # everyone else is in the next step's all-reduce; 30 min later the watchdogs fire
+    seq = 2 * (step - 20000) + 88 + 1
+    last = tdw
+    for p in procs:
+        if p.rank == 8:
+            continue
+        t_enq = tsv + S(seconds=2, milliseconds=rng.randrange(300)) if p.lr else tsv + S(seconds=33)
+        ran = 1800000 + 30 + rng.randrange(60)
+        tw = t_enq + S(milliseconds=ran + rng.randrange(6))
+        for (tb_, lines) in watchdog_teardown(p, tw, rng, style="2.6", seq=seq, op="ALLREDUCE",
+                                              nin=33554432, nout=33554432, timeout_ms=1800000, ran_ms=ran,
+                                              enq=seq, done=seq - 1,
+                                              lines_no=(632, 2168, 2421, 1706, 1440, 665, 671, 1908)):
+            log.add(tb_, p.rank, "o", lines)
+            last = max(last, tb_)
+    tend = last + S(seconds=1, milliseconds=870)
+    log.add(tend, -1, "srun", "srun: error: gpu-f01: tasks 0-7: Aborted (core dumped)")
+    log.add(tend + S(milliseconds=3), -1, "srun", "srun: error: gpu-f02: tasks 9-15: Aborted (core dumped)")
+    out = ["Job 612044 on gpu-f[01-02] started Tue Mar  4 00:09:58 UTC 2025",
+           "+ srun --label --ntasks=16 --ntasks-per-node=8 python -u train.py --resume auto"]
+    for (tt, _, rank, stream, lines) in log.merged():
+        if rank < 0:
+            out.extend(lines)
+        else:
+            out.extend("%2d: %s" % (rank, l) for l in lines)
+    write(os.path.join(ROOT, name, "slurm-612044.out"), out, tend + S(milliseconds=3))
+    write_truth(name, "failure", "8", "8", "disk-full")
+
+
+# --------------------------------------------------------------------------
+# 13. xid79-fell-off-bus: Slurm per-task files %j-%t.out, 1 node x 8, torch 2.5.1,
+#     plus the node's kernel log (dmesg -T) and the batch output
+# --------------------------------------------------------------------------
+
+def gen_xid79():
+    name = "xid79-fell-off-bus"
+    rng = random.Random(13013)
+    W = 8
+    host = "gpu-g07"
+    log = Log()
+    procs = [Proc(r, r, host, 60710 + 4 * r, rng, W) for r in range(W)]
+    loc = "train.py"
+    t0 = D(2024, 6, 18, 10, 2, 30, 0)
+    for p in procs:
+        t = t0 + S(milliseconds=rng.randrange(900))
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":35", "rank %d/%d cuda:%d | torch 2.5.1+cu124 | nccl 2.21.5"
+                                      % (p.rank, W, p.lr)))
+        t += S(seconds=3, milliseconds=rng.randrange(400))
+        lines, _ = nccl_init(p, t, rng, ver="2.21.5+cuda12.4", nranks=W, comm_rank=p.rank, hosts_of_rank=[host] * W,
+                             first_in_proc=True, print_version=(p.rank == 0), fn="ncclCommInitRankConfig",
+                             channels=16, iface="eth0", ip="10.9.40.7", driver=12040)
+        log.add(t, p.rank, "o", lines)
+    t = D(2024, 6, 18, 10, 2, 50, 0)
+    step = 0
+    t_xid = D(2024, 6, 18, 12, 3, 1, 0)
+    while True:
+        nt = t + S(milliseconds=980 + rng.randrange(25))
+        if nt >= t_xid - S(milliseconds=600):
+            break
+        t = nt
+        step += 1
+        if step % 50 == 0:
+            for p in procs:
+                tt = t + S(milliseconds=rng.randrange(20))
+                log.add(tt, p.rank, "o", pylog(tt, "INFO", loc + ":160", "step %d | loss %.4f | %.1f ms/step"
+                                               % (step, 2.9 * (0.9998 ** step) + 0.7 + rng.uniform(-.02, .02),
+                                                  985 + rng.uniform(-8, 8))))
+    # kernel: GPU 3 (bus 5d) falls off the bus
+    kern = []
+    tb = D(2024, 6, 18, 7, 58, 12)
+    kern += ["%s nvidia-nvlink: Nvlink Core is being initialized, major device number 509" % dmesg_t(tb),
+             "%s NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024" % dmesg_t(tb),
+             "%s nvidia-fs: Initializing nvfs driver module" % dmesg_t(tb + S(seconds=2)),
+             "%s nvidia_peermem: module using GPL-only symbols uses symbols from proprietary module nvidia." % dmesg_t(tb + S(seconds=3)),
+             "%s nvidia 0000:5d:00.0: enabling device (0000 -> 0002)" % dmesg_t(tb + S(seconds=3))]
+    kern += ["%s NVRM: GPU at PCI:0000:5d:00: GPU-2f1c8a3e-5b7d-4c19-9e0a-7d3b6f1a2c44" % dmesg_t(t_xid),
+             "%s NVRM: Xid (PCI:0000:5d:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus." % dmesg_t(t_xid),
+             "%s NVRM: GPU 0000:5d:00.0: GPU has fallen off the bus." % dmesg_t(t_xid),
+             "%s NVRM: A GPU crash dump has been created. If possible, please run" % dmesg_t(t_xid),
+             "NVRM: nvidia-bug-report.sh as root to collect this data before",
+             "NVRM: the NVIDIA kernel module is unloaded.",
+             "%s pcieport 0000:5c:01.0: AER: Uncorrected (Fatal) error received: 0000:5c:01.0" % dmesg_t(t_xid + S(seconds=1))]
+    write(os.path.join(ROOT, name, "dmesg-gpu-g07.log"), kern, t_xid + S(seconds=1))
+    # rank 3 (cuda:3 = bus 5d000) fails at its next synchronisation, 2 s later
+    p3 = procs[3]
+    tf = t_xid + S(seconds=2, milliseconds=214)
+    log.add(tf, 3, "o", p3.hook([
+        "Traceback (most recent call last):",
+        "  File \"/workspace/pt/train.py\", line 288, in <module>",
+        "    main()",
+        "  File \"/workspace/pt/train.py\", line 243, in main",
+        "    if not torch.isfinite(loss).item():",
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "RuntimeError: CUDA error: unspecified launch failure"] + CUDA_HINTS + [""]))
+    tw = tf + S(milliseconds=38)
+    term = pg25(3) + "Process group watchdog thread terminated with exception: CUDA error: unspecified launch failure"
+    fr = frames_cuda_check(p3, SITE, "/pytorch")
+    log.add(tw, 3, "o", [p3.c10(tw, "E", "ProcessGroupNCCL.cpp:1595", term)] + CUDA_HINTS + [""] + fr +
+            ["terminate called after throwing an instance of 'c10::DistBackendError'", "  what():  " + term] +
+            CUDA_HINTS + [""] + fr[:-1])
+    # the others: all-reduce of the next step never completes
+    seq = 2 * step + 18
+    for p in procs:
+        if p.rank == 3:
+            continue
+        ran = 600000 + 30 + rng.randrange(50)
+        tt = t_xid + S(milliseconds=ran + 700 + rng.randrange(20))
+        for (tb_, lines) in watchdog_teardown(p, tt, rng, style="2.4", seq=seq, op="ALLREDUCE",
+                                              nin=50331648, nout=50331648, timeout_ms=600000, ran_ms=ran,
+                                              enq=seq, done=seq - 1, dump=False,
+                                              lines_no=(616, 1684, 0, 0, 0, 630, 636, 1595)):
+            log.add(tb_, p.rank, "o", [l.replace("[PG 0 (default_pg) Rank", "[PG ID 0 PG GUID 0(default_pg) Rank")
+                                       for l in lines])
+    write_blocks_per_rank(log, procs, lambda p: os.path.join(ROOT, name, "4480012-%d.out" % p.rank))
+    tend = t_xid + S(seconds=602)
+    write(os.path.join(ROOT, name, "slurm-4480012.out"), [
+        "Tue Jun 18 10:02:24 UTC 2024 job 4480012 on gpu-g07",
+        "srun --output=%j-%t.out python -u train.py",
+        "srun: error: gpu-g07: task 3: Aborted (core dumped)",
+        "srun: error: gpu-g07: tasks 0-2,4-7: Aborted (core dumped)"], tend)
+    write_truth(name, "failure", "3", "3", "gpu-xid")
+
+
+# --------------------------------------------------------------------------
+# 14. skip-allreduce-desync: flat worker-N.log, 2 nodes x 4, torch 2.6; rank 6
+#     skips one all-reduce, so its collective sequence is one behind
+# --------------------------------------------------------------------------
+
+def gen_skip_allreduce_desync():
+    name = "skip-allreduce-desync"
+    rng = random.Random(14014)
+    W = 8
+    hosts = ["node-k1"] * 4 + ["node-k2"] * 4
+    log = Log()
+    procs = [Proc(r, r % 4, hosts[r], 412 + 7 * (r % 4), rng, W) for r in range(W)]
+    loc = "trainer.py"
+    t0 = D(2025, 1, 22, 18, 30, 1, 0)
+    for p in procs:
+        t = t0 + S(milliseconds=rng.randrange(1000))
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":40", "rank %d/%d on %s | torch 2.6.0+cu124 | nccl 2.21.5"
+                                      % (p.rank, W, p.host)))
+        t += S(seconds=3, milliseconds=rng.randrange(400))
+        lines, _ = nccl_init(p, t, rng, ver="2.21.5+cuda12.4", nranks=W, comm_rank=p.rank, hosts_of_rank=hosts,
+                             first_in_proc=True, print_version=(p.rank == 0), fn="ncclCommInitRankConfig",
+                             channels=4, iface="eth0", ip="10.244.%d.5" % (1 if p.rank < 4 else 2), driver=12040)
+        log.add(t, p.rank, "o", lines)
+        t += S(seconds=1)
+        log.add(t, p.rank, "o", pylog(t, "INFO", loc + ":88", "grad clipping with global norm all-reduce; "
+                                      "skip_nonfinite_local=True"))
+    t = D(2025, 1, 22, 18, 30, 20, 0)
+    step = 0
+    t_bad = D(2025, 1, 22, 19, 41, 7, 0)
+    while True:
+        nt = t + S(milliseconds=1660 + rng.randrange(30))
+        if nt >= t_bad:
+            break
+        t = nt
+        step += 1
+        if step % 10 == 0:
+            for p in procs:
+                tt = t + S(milliseconds=rng.randrange(25))
+                log.add(tt, p.rank, "o", pylog(tt, "INFO", loc + ":151", "step %d | loss %.4f | grad_norm %.3f | "
+                                               "%.1f ms/step" % (step, 2.4 * (0.9996 ** step) + 0.9 + rng.uniform(-.02, .02),
+                                                                 0.4 + rng.random() * 0.2, 1670 + rng.uniform(-10, 10))))
+    # rank 6: non-finite local grad norm -> the buggy branch skips the norm all-reduce
+    p6 = procs[6]
+    tn = t + S(milliseconds=1410)
+    log.add(tn, 6, "o", pylog(tn, "WARNING", "clip.py:47", "rank 6: local grad norm is inf at step %d, skipping "
+                              "global norm sync and clipping locally" % (step + 1)))
+    seq = 5120
+    # others: 5120 = norm all-reduce (1 element), completes against rank 6's gradient all-reduce;
+    # they enqueue 5121 (gradient all-reduce) which never completes. Rank 6 waits in its 5120.
+    for p in procs:
+        behind = (p.rank == 6)
+        s = seq if behind else seq + 1
+        t_enq = tn + S(milliseconds=90 + rng.randrange(30))
+        ran = 600000 + 20 + rng.randrange(70)
+        tw = t_enq + S(milliseconds=ran + rng.randrange(6))
+        for (tb_, lines) in watchdog_teardown(p, tw, rng, style="2.6", seq=s, op="ALLREDUCE",
+                                              nin=104857600, nout=104857600, timeout_ms=600000, ran_ms=ran,
+                                              enq=s, done=s - 1,
+                                              lines_no=(632, 2168, 2421, 1706, 1440, 665, 671, 1908)):
+            log.add(tb_, p.rank, "o", lines)
+    write_blocks_per_rank(log, procs, lambda p: os.path.join(ROOT, name, "worker-%d.log" % p.rank))
+    write_truth(name, "hang", "none", "6", "collective-desync")
+
+
+# --------------------------------------------------------------------------
+# 15. thermal-straggler: torchrun --tee 3 console, 1 node x 8, torch 2.5, healthy;
+#     rank 5's GPU throttles, its compute time is ~2x the others'
+# --------------------------------------------------------------------------
+
+def gen_thermal_straggler():
+    name = "thermal-straggler"
+    rng = random.Random(15015)
+    W = 8
+    host = "ws-a100-12"
+    log = Log()
+    agent_pid = 9120
+    procs = [Proc(r, r, host, 9188 + 2 * r, rng, W) for r in range(W)]
+    t0 = D(2024, 9, 9, 21, 15, 0, 300000)
+    agent = [(t0, agentlog(t0, "W", agent_pid, "torch/distributed/run.py:793",
+                           "\n*****************************************\n"
+                           "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid "
+                           "your system being overloaded, please further tune the variable for optimal performance in "
+                           "your application as needed. \n*****************************************"))]
+    loc = "train_dit.py"
+    for p in procs:
+        t = t0 + S(seconds=4, milliseconds=rng.randrange(700))
+        log.add(t, p.rank, "out", pylog(t, "INFO", loc + ":49", "rank %d/%d cuda:%d | torch 2.5.0+cu121 | NVIDIA A100-SXM4-80GB"
+                                        % (p.rank, W, p.lr)))
+        t += S(seconds=3, milliseconds=rng.randrange(300))
+        log.add(t, p.rank, "out", pylog(t, "INFO", loc + ":70", "DiT-XL/2, 675M params, bf16 autocast, DDP "
+                                        "(static_graph=True), global batch 256"))
+        if p.rank == 0:
+            log.add(t + S(seconds=1), 0, "out", "NCCL version 2.21.5+cuda12.4")
+    steps = 2000
+    base = 612.0
+    t = D(2024, 9, 9, 21, 15, 20, 0)
+    for it in range(1, steps + 1):
+        t = t + S(milliseconds=1262 + rng.uniform(-12, 12))
+        if it % 20 == 0:
+            for p in procs:
+                tt = t + S(milliseconds=rng.randrange(20))
+                comp = base * (2.03 if p.rank == 5 else 1.0) * (1 + rng.uniform(-0.015, 0.015))
+                data = 8.0 + rng.uniform(-1.5, 1.5)
+                log.add(tt, p.rank, "out", pylog(tt, "INFO", loc + ":188", "step %d/%d | loss %.4f | fwd+bwd %.1f "
+                                                 "ms/step | data %.1f ms | wait %.1f ms" % (
+                                                     it, steps, 0.31 * (0.9994 ** it) + 0.12 + rng.uniform(-.005, .005),
+                                                     comp, data, max(0.0, 1262 - comp - data - 18 + rng.uniform(-6, 6)))))
+        if it % 500 == 0 and it < steps:
+            for p in procs:
+                tt = t + S(milliseconds=30 + rng.randrange(20))
+                log.add(tt, p.rank, "out", pylog(tt, "INFO", "monitor.py:31", "gpu%d: sm_clock %d MHz, temp %d C, power "
+                                                 "%d W, throttle %s" % (p.lr, 1005 if p.rank == 5 else 1410,
+                                                                         87 if p.rank == 5 else 61 + rng.randrange(6),
+                                                                         212 if p.rank == 5 else 395 + rng.randrange(10),
+                                                                         "HW_THERMAL_SLOWDOWN" if p.rank == 5 else "none")))
+    for p in procs:
+        tt = t + S(milliseconds=300 + rng.randrange(80))
+        log.add(tt, p.rank, "out", pylog(tt, "INFO", loc + ":220", "training complete: %d steps" % steps))
+    end = t + S(seconds=1)
+    ta = end + S(seconds=2)
+    agent.append((ta, agentlog(ta, "I", agent_pid, "torch/distributed/elastic/agent/server/api.py:879",
+                               "[default] worker group successfully finished. Waiting 300 seconds for other agents "
+                               "to finish.")))
+    per_rank = {p.rank: [(b[0], ln) for b in log.for_rank(p.rank) for ln in b[4]] for p in procs}
+    out = tee_console([], per_rank, t0, end, rng, agent=agent)
+    write(os.path.join(ROOT, name, "console.log"), out, ta)
+    write_truth(name, "healthy", "none", "5", "straggler-rank")
+
+
+def main_new():
+    for n in NEW_SAMPLES:
+        d = os.path.join(ROOT, n)
+        if os.path.isdir(d):
+            shutil.rmtree(d)
+        os.makedirs(d)
+    gen_cuda_ima_watchdog()
+    gen_host_oom_2node()
+    gen_segfault_tee()
+    gen_ib_link_down()
+    gen_rdzv_dns_node()
+    gen_shm_small_container()
+    gen_ckpt_disk_full()
+    gen_xid79()
+    gen_skip_allreduce_desync()
+    gen_thermal_straggler()
+
+
+
 def main():
     for n in SAMPLES:
         d = os.path.join(ROOT, n)
@@ -959,6 +2175,7 @@ def main():
     gen_oom_collateral()
     gen_silent_rank_hang()
     gen_ddp_bucket_slow()
+    main_new()
 
 
 if __name__ == "__main__":
