@@ -120,6 +120,7 @@ struct incident {
 	struct stamp		  first, last;	/* of the whole run */
 	int64_t			  bin0;		/* timeline origin (sec) */
 	int64_t			  binw;		/* seconds per bin, 0 = unset */
+	int			  multi_hosts;	/* ranks on more than one host */
 	int			  step_fact;	/* fact ids the engine reads */
 	int			  rank_fact, host_fact, exit_fact;
 	struct analysis		  an;
@@ -139,6 +140,12 @@ const struct analysis *incident_analyse(struct incident *in);
 struct rankstate *incident_rank(const struct incident *in, int rank);
 /* Number of ranks that wrote at least one line. */
 size_t		 incident_active_ranks(const struct incident *in);
+
+/* Did this run show an entry's signal (one of its signature or condition
+ * ids, or "entry/signature")? 1 with the first event (NULL for a condition)
+ * and a detail (the condition's), else 0. Needs a fresh analysis. */
+int		 incident_signal(struct incident *in, const struct entry *e,
+		     const char *signal, const struct event **first, const char **detail);
 
 const char	*verdict_name(enum verdict v);
 const char	*rank_role_name(enum rank_role r);

@@ -72,6 +72,8 @@ rank_from_name(enum rank_from f)
 		return "local-rank";
 	case RANK_SUMMARY:
 		return "torchrun-summary";
+	case RANK_NAMED:
+		return "named-in-message";
 	case RANK_LABEL:
 		return "launcher-label";
 	case RANK_PREFIX:
@@ -857,7 +859,8 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 
 	/* Records: a ranked line opens (or continues) one; an unrelated
 	 * unranked line closes it. */
-	if (out->rank_from >= RANK_LOCAL && out->rank_from != RANK_SUMMARY) {
+	if (out->rank_from >= RANK_LOCAL && out->rank_from != RANK_SUMMARY &&
+	    out->rank_from != RANK_NAMED) {
 		st->record_rank = out->rank;
 		st->record_from = out->rank_from;
 	} else if (out->rank_from == RANK_NONE && n > 0)

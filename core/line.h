@@ -21,6 +21,7 @@ enum rank_from {
 	RANK_INHERIT,	/* continues a record opened by a ranked line */
 	RANK_LOCAL,	/* torchrun [defaultN]: local rank */
 	RANK_SUMMARY,	/* the torchrun failure summary names it */
+	RANK_NAMED,	/* the message names it (srun task N), or its GPU's bus id */
 	RANK_LABEL,	/* srun --label, mpirun --tag-output */
 	RANK_PREFIX,	/* PyTorch [rankN]: */
 };

@@ -12,7 +12,6 @@
 #define GRAM_SIZE	(1u << GRAM_BITS)
 #define HASH_BITS	12
 #define MAX_STEP	8
-#define LONG_FRAG	(MAX_STEP + 3)	/* shorter fragments are searched whole */
 
 struct frag {
 	unsigned char	*s;	/* folded (short ones: lower case when icase) */
@@ -36,8 +35,6 @@ struct matcher {
 	size_t			 ngrams;
 	int32_t			 heads[1u << HASH_BITS];
 	uint64_t		 bitmap[GRAM_SIZE / 64];
-	struct frag		*shorts;	/* fragments too short to sample: memmem */
-	size_t			 nshorts;
 	size_t			*always;	/* signatures with no fragment */
 	size_t			 nalways;
 	int			 step;
@@ -265,9 +262,10 @@ matcher_fragments(const char *pattern, char ***out)
 
 /* --- building ----------------------------------------------------------- */
 
-/* Fragments of LONG_FRAG bytes or more go into the sampled gram scan;
- * shorter ones are searched for whole: with memmem, or ignoring ASCII case
- * for a case-insensitive pattern. */
+/* Every fragment goes into the gram table, folded to ASCII lower case. The
+ * sampling stride is set by the shortest fragment (a fragment of L bytes
+ * allows a stride of L - 3), so one short literal slows every line a
+ * little: --check-rules warns about them. */
 static void
 add_frag(struct matcher *m, const char *lit, size_t sig, int icase,
     size_t *cap, size_t *scap)
@@ -275,20 +273,10 @@ add_frag(struct matcher *m, const char *lit, size_t sig, int icase,
 	struct frag *f;
 	size_t i, len = strlen(lit);
 
+	(void)icase;
+	(void)scap;
 	if (len < 4)
 		return;
-	if (len < LONG_FRAG) {
-		XGROW(m->shorts, *scap, m->nshorts + 1);
-		f = &m->shorts[m->nshorts++];
-		f->len = len;
-		f->sig = sig;
-		f->icase = icase;
-		f->s = (unsigned char *)xstrdup(lit);
-		for (i = 0; icase && i < len; i++)
-			if (f->s[i] >= 'A' && f->s[i] <= 'Z')
-				f->s[i] += 32;
-		return;
-	}
 	XGROW(m->frags, *cap, m->nfrags + 1);
 	f = &m->frags[m->nfrags++];
 	f->len = len;
@@ -311,7 +299,7 @@ matcher_new(const struct rulebook *rb)
 	for (i = 0; i < rb->nsigs; i++) {
 		const struct signature *s = rb->sigs[i];
 		char **lits = NULL;
-		size_t nl, before = m->nfrags + m->nshorts;
+		size_t nl, before = m->nfrags;
 		uint32_t opts = 0;
 		int icase;
 
@@ -337,7 +325,7 @@ matcher_new(const struct rulebook *rb)
 			}
 			free(lits);
 		}
-		if (m->nfrags + m->nshorts > before)
+		if (m->nfrags > before)
 			has[i] = 1;
 	}
 	for (i = 0; i < m->nfrags; i++)
@@ -395,9 +383,7 @@ matcher_free(struct matcher *m)
 	for (i = 0; i < m->nfrags; i++)
 		free(m->frags[i].s);
 	free(m->frags);
-	for (i = 0; i < m->nshorts; i++)
-		free(m->shorts[i].s);
-	free(m->shorts);
+
 	free(m->grams);
 	free(m->always);
 	free(m->cand);
@@ -410,12 +396,6 @@ matcher_free(struct matcher *m)
 }
 
 size_t
-matcher_short_fragments(const struct matcher *m)
-{
-	return m->nshorts;
-}
-
-size_t
 matcher_unfiltered(const struct matcher *m)
 {
 	return m->nalways;
@@ -425,6 +405,21 @@ int
 matcher_step(const struct matcher *m)
 {
 	return m->step;
+}
+
+const struct signature *
+matcher_shortest(const struct matcher *m, const char **lit, size_t *len)
+{
+	size_t i, best = 0;
+
+	if (m->nfrags == 0)
+		return NULL;
+	for (i = 1; i < m->nfrags; i++)
+		if (m->frags[i].len < m->frags[best].len)
+			best = i;
+	*lit = (const char *)m->frags[best].s;
+	*len = m->frags[best].len;
+	return m->rb->sigs[m->frags[best].sig];
 }
 
 const struct signature *
@@ -463,37 +458,6 @@ candidate(struct matcher *m, const unsigned char *t, size_t len, size_t i,
 			m->candlist[m->ncand++] = f->sig;
 		}
 	}
-}
-
-static int
-lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c + 32 : c;
-}
-
-/* memmem ignoring ASCII case; f is lower case. */
-static const void *
-memcasemem(const char *t, size_t n, const unsigned char *f, size_t fl)
-{
-	const char *end = t + n, *p = t;
-	int c0 = f[0], C0 = c0 >= 'a' && c0 <= 'z' ? c0 - 32 : c0;
-
-	while ((size_t)(end - p) >= fl) {
-		const char *a = memchr(p, c0, (size_t)(end - p) - fl + 1);
-		const char *b = C0 != c0 ? memchr(p, C0, (size_t)(end - p) - fl + 1) : NULL;
-		const char *q = a == NULL ? b : b == NULL ? a : a < b ? a : b;
-		size_t i;
-
-		if (q == NULL)
-			return NULL;
-		for (i = 1; i < fl; i++)
-			if (lower((unsigned char)q[i]) != f[i])
-				break;
-		if (i == fl)
-			return q;
-		p = q + 1;
-	}
-	return NULL;
 }
 
 static int
@@ -540,15 +504,6 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 
 			if (m->bitmap[h >> 6] & (1ull << (h & 63)))
 				candidate(m, t, linelen, i, k);
-		}
-	}
-	for (j = 0; j < m->nshorts; j++) {
-		const struct frag *f = &m->shorts[j];
-
-		if (!m->cand[f->sig] && (f->icase ? memcasemem(line, linelen, f->s, f->len) :
-		    memmem(line, linelen, f->s, f->len)) != NULL) {
-			m->cand[f->sig] = 1;
-			m->candlist[m->ncand++] = f->sig;
 		}
 	}
 	if (m->ncand == 0 && m->nalways == 0)

@@ -35,8 +35,9 @@ const struct signature *matcher_take_error(struct matcher *m, int *code);
 size_t		 matcher_fragments(const char *pattern, char ***out);
 /* Signatures that run on every line (no fragment). */
 size_t		 matcher_unfiltered(const struct matcher *m);
-/* Fragments searched for whole because they are too short to sample. */
-size_t		 matcher_short_fragments(const struct matcher *m);
 int		 matcher_step(const struct matcher *m);
+/* The signature with the shortest fragment (which sets the stride). */
+const struct signature *matcher_shortest(const struct matcher *m, const char **lit,
+		     size_t *len);
 
 #endif

@@ -7,6 +7,7 @@
 #include "line.h"
 #include "matcher.h"
 #include "rulecheck.h"
+#include "xmalloc.h"
 
 struct hit {
 	const struct signature	*want;
@@ -96,6 +97,14 @@ rulecheck_run(const struct rulebook *rb, int strict, struct notes *ns,
 				st->failures++;
 			}
 		}
+	}
+	st->step = matcher_step(m);
+	{
+		const char *lit = NULL;
+
+		st->shortest = matcher_shortest(m, &lit, &st->shortest_len);
+		if (st->shortest != NULL)
+			st->shortest_lit = xstrndup(lit, st->shortest_len);
 	}
 	matcher_free(m);
 	return st->failures;

@@ -14,6 +14,10 @@ struct rulecheck_stats {
 	size_t	examples, counterexamples;
 	size_t	failures;
 	size_t	unfiltered;	/* signatures the prefilter cannot narrow */
+	int	step;		/* the prefilter's stride */
+	const struct signature *shortest;	/* whose literal sets the stride */
+	char	*shortest_lit;	/* allocated; the caller frees it */
+	size_t	shortest_len;
 };
 
 /* Returns the number of failures (also in stats). */

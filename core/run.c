@@ -204,35 +204,61 @@ run_free(struct run *r)
 	free(r);
 }
 
+/* After a source was read to its end for now. */
+static void
+source_done(struct run *r, struct source *s, int final)
+{
+	if (final)
+		source_flush(s, on_line, r);
+	if (final && s->ls.group_ranked > 0 && !s->noted_group) {
+		s->noted_group = 1;
+		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
+		    "%lu line%s carry only a process-group rank ([Rank N] / [PG ... Rank N]); "
+		    "it was taken as the global rank, which holds only for the default group",
+		    s->ls.group_ranked, s->ls.group_ranked == 1 ? "" : "s");
+	}
+	/* No upper bound from mtime: a copied or checked-out run has
+	 * meaningless mtimes, and reports must not depend on them. */
+	if (r->pending[s->id].n > 0)
+		pending_flush(r, s, NULL);
+}
+
+int
+run_scan_step(struct run *r, uint64_t budget, int final)
+{
+	uint64_t used = 0;
+	long long n;
+	int more;
+
+	while (r->cursor < r->nsources) {
+		struct source *s = r->sources[r->cursor];
+
+		n = source_read_some(s, r->buf, &r->notes, budget ? budget - used : 0,
+		    &more, on_line, r);
+		if (n > 0) {
+			used += (uint64_t)n;
+			r->bytes += (uint64_t)n;
+		}
+		if (more)
+			return 1;
+		source_done(r, s, final);
+		r->cursor++;
+		if (budget != 0 && used >= budget)
+			return r->cursor < r->nsources;
+	}
+	r->cursor = 0;
+	return 0;
+}
+
 uint64_t
 run_scan(struct run *r, int final)
 {
-	uint64_t total = 0;
-	long long n;
-	size_t i;
+	uint64_t before = r->bytes;
 
-	for (i = 0; i < r->nsources; i++) {
-		struct source *s = r->sources[i];
-
-		n = source_read(s, r->buf, &r->notes, on_line, r);
-		if (n > 0)
-			total += (uint64_t)n;
-		if (final)
-			source_flush(s, on_line, r);
-		if (final && s->ls.group_ranked > 0 && !s->noted_group) {
-			s->noted_group = 1;
-			notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
-			    "%lu line%s carry only a process-group rank ([Rank N] / [PG ... Rank N]); "
-			    "it was taken as the global rank, which holds only for the default group",
-			    s->ls.group_ranked, s->ls.group_ranked == 1 ? "" : "s");
-		}
-		/* No upper bound from mtime: a copied or checked-out run
-		 * has meaningless mtimes, and reports must not depend on them. */
-		if (r->pending[s->id].n > 0)
-			pending_flush(r, s, NULL);
-	}
-	r->bytes += total;
-	return total;
+	r->cursor = 0;
+	while (run_scan_step(r, 0, final))
+		;
+	return r->bytes - before;
 }
 
 size_t

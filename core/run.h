@@ -28,6 +28,7 @@ struct run {
 	struct notes	  notes;
 	char		 *buf;		/* SOURCE_CHUNK of scratch */
 	uint64_t	  bytes;
+	size_t		  cursor;	/* run_scan_step: the next source to read */
 	unsigned long	  matches;
 	unsigned long	  match_errors;
 };
@@ -45,6 +46,10 @@ void		 run_free(struct run *r);
  * file's last line when it has no newline (a finished run). Returns bytes
  * read. */
 uint64_t	 run_scan(struct run *r, int final);
+/* Read at most about budget bytes (0: all), resuming where the last call
+ * stopped; returns 1 while a pass over the files is unfinished. A console
+ * calls this between key presses, so reading never blocks the keyboard. */
+int		 run_scan_step(struct run *r, uint64_t budget, int final);
 /* Feed one raw line as if read from src (used by --check-rules and tests). */
 void		 run_feed_line(struct run *r, struct source *src, const char *text,
 		    size_t len);

@@ -241,11 +241,20 @@ long long
 source_read(struct source *src, char *buf, struct notes *ns,
     source_line_fn fn, void *arg)
 {
+	return source_read_some(src, buf, ns, 0, NULL, fn, arg);
+}
+
+long long
+source_read_some(struct source *src, char *buf, struct notes *ns,
+    uint64_t budget, int *more, source_line_fn fn, void *arg)
+{
 	struct stat sb;
 	long long total = 0;
 	ssize_t r;
 	int fd;
 
+	if (more != NULL)
+		*more = 0;
 	if (src->done || src->binary)
 		return 0;
 	if (src->kind == SOURCE_STDIN)
@@ -341,6 +350,11 @@ source_read(struct source *src, char *buf, struct notes *ns,
 		feed(src, buf, (size_t)r, base, ns, fn, arg);
 		if (src->skipping)
 			src->offset = base + (uint64_t)r;
+		if (budget != 0 && (uint64_t)total >= budget) {
+			if (more != NULL)
+				*more = 1;
+			break;
+		}
 	}
 out:
 	if (fd > 0)

@@ -62,6 +62,10 @@ void		 source_free(struct source *src);
  * read (a note says why). */
 long long	 source_read(struct source *src, char *buf, struct notes *ns,
 		    source_line_fn fn, void *arg);
+/* The same, stopping after about budget bytes (0: no limit); *more says
+ * whether the file has more to read now. */
+long long	 source_read_some(struct source *src, char *buf, struct notes *ns,
+		    uint64_t budget, int *more, source_line_fn fn, void *arg);
 /* Hand the partial last line to fn: at the end of a finished run. */
 void		 source_flush(struct source *src, source_line_fn fn, void *arg);
 
