@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "config_file.h"
 #include "encyclopedia.h"
 #include "report.h"
 #include "rulebook.h"
 #include "rulecheck.h"
 #include "run.h"
+#include "tui.h"
 #include "xmalloc.h"
 
 #ifndef RW_PKGDATADIR
@@ -49,6 +51,7 @@ usage(FILE *fp)
 	    "  -r, --report            print the diagnosis and exit (no console)\n"
 	    "  -f, --format FORMAT     text (default), json or markdown\n"
 	    "  -R, --rules DIR         also load encyclopedia entries from DIR\n"
+	    "      --theme NAME        console colours: dark, light, high-contrast, mono, or yours\n"
 	    "      --all-attempts      read every torchrun attempt_N, not only the last\n"
 	    "      --check-rules [DIR] validate rule files and run their examples\n"
 	    "      --list-rules        list the encyclopedia\n"
@@ -69,10 +72,10 @@ is_dir(const char *p)
 	return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-/* The shipped rules: next to the binary in a build tree, else installed,
- * else the source tree the binary was built from. */
+/* A shipped data folder ("rules", "themes"): next to the binary in a build
+ * tree, else installed, else the source tree the binary was built from. */
 static char *
-shipped_rules(void)
+shipped(const char *what)
 {
 	char exe[PATH_MAX], *slash, *p;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -81,33 +84,48 @@ shipped_rules(void)
 		exe[n] = '\0';
 		if ((slash = strrchr(exe, '/')) != NULL) {
 			*slash = '\0';
-			p = xasprintf("%s/rules", exe);
+			p = xasprintf("%s/%s", exe, what);
 			if (is_dir(p))
 				return p;
 			free(p);
 		}
 	}
-	if (is_dir(RW_PKGDATADIR "/rules"))
-		return xstrdup(RW_PKGDATADIR "/rules");
-	return xstrdup(RW_SRCDIR "/rules");
+	p = xasprintf("%s/%s", RW_PKGDATADIR, what);
+	if (is_dir(p))
+		return p;
+	free(p);
+	return xasprintf("%s/%s", RW_SRCDIR, what);
 }
 
 static char *
-user_rules(void)
+shipped_rules(void)
+{
+	return shipped("rules");
+}
+
+/* $XDG_DATA_HOME/rankwatch/<what> (default ~/.local/share/...), if it exists. */
+static char *
+user_data(const char *what)
 {
 	const char *x = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
 	char *p;
 
 	if (x != NULL && *x == '/')
-		p = xasprintf("%s/rankwatch/rules", x);
+		p = xasprintf("%s/rankwatch/%s", x, what);
 	else if (home != NULL)
-		p = xasprintf("%s/.local/share/rankwatch/rules", home);
+		p = xasprintf("%s/.local/share/rankwatch/%s", home, what);
 	else
 		return NULL;
 	if (is_dir(p))
 		return p;
 	free(p);
 	return NULL;
+}
+
+static char *
+user_rules(void)
+{
+	return user_data("rules");
 }
 
 static void
@@ -167,6 +185,11 @@ do_check(char **dirs, size_t ndirs)
 	    "%zu counterexamples checked; %zu signature%s unfiltered\n",
 	    st.entries, st.signatures, st.conditions, st.examples,
 	    st.counterexamples, st.unfiltered, st.unfiltered == 1 ? "" : "s");
+	if (st.shortest != NULL)
+		printf("prefilter stride %d: the shortest literal is \"%s\" (%zu bytes) of %s; "
+		    "literals of 11 bytes or more allow the fastest stride, 8\n", st.step,
+		    st.shortest_lit, st.shortest_len, st.shortest->fullid);
+	free(st.shortest_lit);
 	if (load_errors + st.failures > 0)
 		printf("%zu problem%s\n", load_errors + st.failures,
 		    load_errors + st.failures == 1 ? "" : "s");
@@ -190,13 +213,16 @@ main(int argc, char **argv)
 		{ "show", required_argument, NULL, 'S' },
 		{ "dump-patterns", no_argument, NULL, 'P' },
 		{ "errors", no_argument, NULL, 'E' },
+		{ "theme", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum mode mode = MODE_CONSOLE;
 	const struct report_format *fmt = report_format_find("text");
-	char **rules = xcalloc((size_t)argc + 1, sizeof *rules), *show = NULL, *why = NULL;
+	char **rules = xcalloc((size_t)argc + 2, sizeof *rules), *show = NULL, *why = NULL;
+	const char *theme = NULL;
+	struct config cfg;
 	size_t nrules = 0, i;
 	struct run_options ro = { 0 };
 	struct rulebook *rb;
@@ -240,6 +266,9 @@ main(int argc, char **argv)
 		case 'E':
 			mode = MODE_ERRORS;
 			break;
+		case 'T':
+			theme = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			free(rules);
@@ -262,6 +291,11 @@ main(int argc, char **argv)
 		return status;
 	}
 	notes_init(&ns);
+	config_load(&cfg, &ns);
+	if (theme == NULL)
+		theme = cfg.theme;
+	for (i = 0; i < cfg.rules.n; i++)
+		rules[nrules++] = cfg.rules.v[i];
 	rb = load_rules(rules, nrules, 1, &ns);
 	free(rules);
 	print_notes(&ns, NOTE_ERROR);
@@ -286,30 +320,60 @@ main(int argc, char **argv)
 		}
 		fwrite(out.s ? out.s : "", 1, out.len, stdout);
 		buf_release(&out);
+		config_release(&cfg);
 		rulebook_free(rb);
 		notes_release(&ns);
 		return status;
 	}
 	if (optind >= argc) {
 		usage(stderr);
+		config_release(&cfg);
 		rulebook_free(rb);
 		notes_release(&ns);
 		return 2;
 	}
-	/* Until the console lands, every mode prints the report. */
 	r = run_new(rb, (const char *const *)argv + optind, (size_t)(argc - optind), &ro, &why);
 	if (r == NULL) {
 		fprintf(stderr, "rankwatch: %s\n", why);
 		free(why);
+		config_release(&cfg);
 		rulebook_free(rb);
 		notes_release(&ns);
 		return 2;
+	}
+	if (mode == MODE_CONSOLE) {
+		char *dirs[2];
+		size_t nd = 0;
+
+		if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO) ||
+		    (argc - optind == 1 && strcmp(argv[optind], "-") == 0)) {
+			fprintf(stderr, "rankwatch: the console needs a terminal (and the logs not on "
+			    "standard input); use --report\n");
+			run_free(r);
+			config_release(&cfg);
+			rulebook_free(rb);
+			notes_release(&ns);
+			return 2;
+		}
+		dirs[nd++] = shipped("themes");
+		if ((dirs[nd] = user_data("themes")) != NULL)
+			nd++;
+		status = tui_main(r, rb, (const char *const *)argv + optind,
+		    (size_t)(argc - optind), theme, dirs, nd);
+		while (nd > 0)
+			free(dirs[--nd]);
+		run_free(r);
+		config_release(&cfg);
+		rulebook_free(rb);
+		notes_release(&ns);
+		return status;
 	}
 	run_scan(r, 1);
 	if (run_readable(r) == 0) {
 		print_notes(&r->notes, NOTE_WARN);
 		fprintf(stderr, "rankwatch: nothing readable\n");
 		run_free(r);
+		config_release(&cfg);
 		rulebook_free(rb);
 		notes_release(&ns);
 		return 2;
@@ -320,6 +384,7 @@ main(int argc, char **argv)
 	status = report_exit_status(incident_analyse(r->incident));
 	buf_release(&out);
 	run_free(r);
+	config_release(&cfg);
 	rulebook_free(rb);
 	notes_release(&ns);
 	(void)errno;

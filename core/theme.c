@@ -1,0 +1,258 @@
+/* theme.c: read theme YAML into role styles. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "theme.h"
+#include "xmalloc.h"
+
+static const char *const role_names[] = {
+#define X(e, s) s,
+	THEME_ROLES(X)
+#undef X
+};
+
+const char *
+theme_role_name(enum theme_role r)
+{
+	return r < TR__COUNT ? role_names[r] : "?";
+}
+
+int
+theme_color(const char *name)
+{
+	static const char *const basic[] = { "black", "red", "green", "yellow",
+	    "blue", "magenta", "cyan", "white" };
+	char *end;
+	long v;
+	int i;
+
+	if (strcmp(name, "default") == 0)
+		return -1;
+	for (i = 0; i < 8; i++) {
+		if (strcmp(name, basic[i]) == 0)
+			return i;
+		if (strncmp(name, "bright-", 7) == 0 && strcmp(name + 7, basic[i]) == 0)
+			return i + 8;
+	}
+	v = strtol(name, &end, 10);
+	if (end != name && *end == '\0' && v >= 0 && v <= 255)
+		return (int)v;
+	return -2;
+}
+
+static unsigned
+attr_of(const char *s)
+{
+	if (strcmp(s, "bold") == 0)
+		return THEME_BOLD;
+	if (strcmp(s, "underline") == 0)
+		return THEME_UNDERLINE;
+	if (strcmp(s, "reverse") == 0)
+		return THEME_REVERSE;
+	if (strcmp(s, "dim") == 0)
+		return THEME_DIM;
+	if (strcmp(s, "italic") == 0)
+		return THEME_ITALIC;
+	return 0;
+}
+
+#define MARK(n) (unsigned long)(n)->start_mark.line + 1, (unsigned long)(n)->start_mark.column + 1
+
+static const char *
+sval(yaml_node_t *n)
+{
+	return n != NULL && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static int
+parse_style(yaml_document_t *d, yaml_node_t *n, struct theme_style *st,
+    const char *file, struct notes *ns)
+{
+	yaml_node_pair_t *p;
+
+	if (n->type != YAML_MAPPING_NODE) {
+		notes_add(ns, NOTE_ERROR, file, MARK(n), "a role needs {fg, bg, attrs}");
+		return -1;
+	}
+	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(d, p->key);
+		yaml_node_t *v = yaml_document_get_node(d, p->value);
+		const char *key = sval(k), *val = sval(v);
+
+		if (key == NULL)
+			continue;
+		if (strcmp(key, "fg") == 0 || strcmp(key, "bg") == 0) {
+			int c = val ? theme_color(val) : -2;
+
+			if (c == -2) {
+				notes_add(ns, NOTE_ERROR, file, MARK(v),
+				    "unknown colour '%s' (black red green yellow blue magenta cyan white, bright-*, default, 0-255)",
+				    val ? val : "");
+				return -1;
+			}
+			if (key[0] == 'f')
+				st->fg = (short)c;
+			else
+				st->bg = (short)c;
+		} else if (strcmp(key, "attrs") == 0) {
+			yaml_node_item_t *it;
+
+			if (v->type == YAML_SCALAR_NODE) {
+				if ((st->attrs |= attr_of(val)) == 0 && *val) {
+					notes_add(ns, NOTE_ERROR, file, MARK(v), "unknown attribute '%s'", val);
+					return -1;
+				}
+				continue;
+			}
+			if (v->type != YAML_SEQUENCE_NODE)
+				continue;
+			for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+				const char *a = sval(yaml_document_get_node(d, *it));
+				unsigned bit = a ? attr_of(a) : 0;
+
+				if (bit == 0) {
+					notes_add(ns, NOTE_ERROR, file, MARK(v),
+					    "unknown attribute '%s' (bold underline reverse dim italic)",
+					    a ? a : "");
+					return -1;
+				}
+				st->attrs |= bit;
+			}
+		} else {
+			notes_add(ns, NOTE_ERROR, file, MARK(k), "unknown key '%s' in a style", key);
+			return -1;
+		}
+	}
+	st->set = 1;
+	return 0;
+}
+
+struct theme *
+theme_load(const char *path, struct notes *ns)
+{
+	FILE *fp = fopen(path, "rb");
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	yaml_node_pair_t *p;
+	struct theme *t;
+	int bad = 0, r;
+
+	if (fp == NULL) {
+		notes_add(ns, NOTE_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, fp);
+	if (!yaml_parser_load(&parser, &doc)) {
+		notes_add(ns, NOTE_ERROR, path, parser.problem_mark.line + 1,
+		    parser.problem_mark.column + 1, "YAML syntax: %s",
+		    parser.problem ? parser.problem : "error");
+		yaml_parser_delete(&parser);
+		fclose(fp);
+		return NULL;
+	}
+	t = xcalloc(1, sizeof *t);
+	for (r = 0; r < TR__COUNT; r++)
+		t->style[r].fg = t->style[r].bg = -1;
+	root = yaml_document_get_root_node(&doc);
+	if (root == NULL || root->type != YAML_MAPPING_NODE) {
+		notes_add(ns, NOTE_ERROR, path, 0, 0, "a theme is a mapping with name and roles");
+		bad = 1;
+	} else
+		for (p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top && !bad; p++) {
+			yaml_node_t *k = yaml_document_get_node(&doc, p->key);
+			yaml_node_t *v = yaml_document_get_node(&doc, p->value);
+			const char *key = sval(k);
+			yaml_node_pair_t *q;
+
+			if (key != NULL && strcmp(key, "name") == 0 && sval(v) != NULL)
+				t->name = xstrdup(sval(v));
+			else if (key != NULL && strcmp(key, "roles") == 0 &&
+			    v->type == YAML_MAPPING_NODE)
+				for (q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+					yaml_node_t *rk = yaml_document_get_node(&doc, q->key);
+					const char *rn = sval(rk);
+
+					for (r = 0; r < TR__COUNT; r++)
+						if (rn != NULL && strcmp(rn, role_names[r]) == 0)
+							break;
+					if (r == TR__COUNT) {
+						notes_add(ns, NOTE_ERROR, path, MARK(rk),
+						    "unknown role '%s'", rn ? rn : "");
+						bad = 1;
+						break;
+					}
+					if (parse_style(&doc, yaml_document_get_node(&doc, q->value),
+					    &t->style[r], path, ns) != 0) {
+						bad = 1;
+						break;
+					}
+				}
+			else {
+				notes_add(ns, NOTE_ERROR, path, MARK(k), "unknown key '%s' in a theme",
+				    key ? key : "");
+				bad = 1;
+			}
+		}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	fclose(fp);
+	if (!bad && t->name == NULL) {
+		notes_add(ns, NOTE_ERROR, path, 0, 0, "a theme needs a name");
+		bad = 1;
+	}
+	if (bad) {
+		theme_free(t);
+		return NULL;
+	}
+	for (r = 1; r < TR__COUNT; r++)
+		if (!t->style[r].set)
+			t->style[r] = t->style[TR_NORMAL];
+	t->file = xstrdup(path);
+	return t;
+}
+
+void
+theme_free(struct theme *t)
+{
+	if (t == NULL)
+		return;
+	free(t->name);
+	free(t->file);
+	free(t);
+}
+
+struct theme *
+theme_mono(void)
+{
+	struct theme *t = xcalloc(1, sizeof *t);
+	int r;
+
+	t->name = xstrdup("mono");
+	for (r = 0; r < TR__COUNT; r++)
+		t->style[r].fg = t->style[r].bg = -1;
+	t->style[TR_HEADER].attrs = THEME_REVERSE;
+	t->style[TR_STATUS].attrs = THEME_REVERSE;
+	t->style[TR_SELECTION].attrs = THEME_REVERSE;
+	t->style[TR_TITLE].attrs = THEME_BOLD;
+	t->style[TR_FAILURE].attrs = THEME_BOLD | THEME_REVERSE;
+	t->style[TR_HANG].attrs = THEME_BOLD | THEME_REVERSE;
+	t->style[TR_INITIATING].attrs = THEME_BOLD | THEME_REVERSE;
+	t->style[TR_SUSPECT].attrs = THEME_BOLD | THEME_UNDERLINE;
+	t->style[TR_COLLATERAL].attrs = 0;
+	t->style[TR_SILENT].attrs = THEME_DIM;
+	t->style[TR_DIM].attrs = THEME_DIM;
+	t->style[TR_CRITICAL].attrs = THEME_BOLD;
+	t->style[TR_HIGH].attrs = THEME_BOLD;
+	t->style[TR_SEEN].attrs = THEME_BOLD;
+	t->style[TR_SEARCH].attrs = THEME_REVERSE;
+	t->style[TR_LINK].attrs = THEME_UNDERLINE;
+	t->style[TR_ESCAPED].attrs = THEME_DIM;
+	return t;
+}

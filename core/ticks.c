@@ -1,0 +1,238 @@
+/* ticks.c: checklist state in a small tab-separated file, written atomically. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "ticks.h"
+#include "xmalloc.h"
+
+char *
+ticks_dir(void)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+
+	if (x != NULL && *x == '/')
+		return xasprintf("%s/rankwatch/checklists", x);
+	return xasprintf("%s/.local/state/rankwatch/checklists", home ? home : "/tmp");
+}
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *
+ticks_key(const char *const *paths, size_t n)
+{
+	char **abs = xcalloc(n + 1, sizeof *abs), real[PATH_MAX];
+	uint64_t h = 1469598103934665603ULL;
+	const char *base = "stdin", *s;
+	size_t i;
+	char *key, *p;
+
+	for (i = 0; i < n; i++)
+		abs[i] = xstrdup(realpath(paths[i], real) ? real : paths[i]);
+	qsort(abs, n, sizeof *abs, str_cmp);
+	for (i = 0; i < n; i++) {
+		for (s = abs[i]; *s; s++) {
+			h ^= (unsigned char)*s;
+			h *= 1099511628211ULL;
+		}
+		h ^= 0xff;
+		h *= 1099511628211ULL;
+	}
+	if (n > 0) {
+		base = strrchr(abs[0], '/');
+		base = base && base[1] ? base + 1 : abs[0];
+	}
+	key = xasprintf("%.40s-%016llx", base, (unsigned long long)h);
+	for (p = key; *p; p++)
+		if (*p == '/' || *p == ' ' || *p == '\t')
+			*p = '_';
+	for (i = 0; i < n; i++)
+		free(abs[i]);
+	free(abs);
+	return key;
+}
+
+static char *
+unescape(const char *s)
+{
+	struct buf b = BUF_INIT;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			buf_addc(&b, *s == 't' ? '\t' : *s == 'n' ? '\n' : *s);
+		} else
+			buf_addc(&b, *s);
+	}
+	return buf_detach(&b);
+}
+
+static void
+escape(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\t')
+			buf_adds(b, "\\t");
+		else if (*s == '\n')
+			buf_adds(b, "\\n");
+		else if (*s == '\\')
+			buf_adds(b, "\\\\");
+		else
+			buf_addc(b, *s);
+	}
+}
+
+struct ticks *
+ticks_open(const char *dir, const char *key, const char *run)
+{
+	struct ticks *t = xcalloc(1, sizeof *t);
+	FILE *fp;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	t->path = xasprintf("%s/%s", dir, key);
+	t->run = xstrdup(run ? run : "");
+	if ((fp = fopen(t->path, "r")) == NULL)
+		return t;
+	while ((len = getline(&line, &cap, fp)) > 0) {
+		char *f[4] = { NULL }, *p = line, *tab;
+		int i;
+
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		for (i = 0; i < 4 && p != NULL; i++) {
+			f[i] = p;
+			if ((tab = strchr(p, '\t')) != NULL)
+				*tab++ = '\0';
+			p = tab;
+		}
+		if (f[2] == NULL)
+			continue;
+		{
+			char *note = f[3] && *f[3] ? unescape(f[3]) : NULL;
+
+			ticks_set(t, f[0], atoi(f[1]), atoi(f[2]), note);
+			free(note);
+		}
+	}
+	free(line);
+	fclose(fp);
+	return t;
+}
+
+void
+ticks_free(struct ticks *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->n; i++) {
+		free(t->v[i].entry);
+		free(t->v[i].note);
+	}
+	free(t->v);
+	free(t->path);
+	free(t->run);
+	free(t);
+}
+
+const struct tick *
+ticks_get(const struct ticks *t, const char *entry, int step)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].step == step && strcmp(t->v[i].entry, entry) == 0)
+			return &t->v[i];
+	return NULL;
+}
+
+void
+ticks_set(struct ticks *t, const char *entry, int step, int checked, const char *note)
+{
+	struct tick *k = (struct tick *)ticks_get(t, entry, step);
+
+	if (k == NULL) {
+		XGROW(t->v, t->cap, t->n + 1);
+		k = &t->v[t->n++];
+		k->entry = xstrdup(entry);
+		k->step = step;
+		k->note = NULL;
+	}
+	k->checked = checked;
+	free(k->note);
+	k->note = note && *note ? xstrdup(note) : NULL;
+}
+
+static int
+mkdirs(const char *path)
+{
+	char *p = xstrdup(path), *s;
+	int rc = 0;
+
+	for (s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			if (mkdir(p, 0700) != 0 && errno != EEXIST)
+				rc = -1;
+			*s = '/';
+		}
+	if (mkdir(p, 0700) != 0 && errno != EEXIST)
+		rc = -1;
+	free(p);
+	return rc;
+}
+
+int
+ticks_save(const struct ticks *t, char **why)
+{
+	struct buf b = BUF_INIT;
+	char *dir = xstrdup(t->path), *slash = strrchr(dir, '/'), *tmp;
+	FILE *fp;
+	size_t i;
+	int rc = 0;
+
+	if (slash != NULL)
+		*slash = '\0';
+	if (mkdirs(dir) != 0) {
+		*why = xasprintf("cannot create %s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	free(dir);
+	buf_adds(&b, "# rankwatch checklist state for: ");
+	escape(&b, t->run);
+	buf_adds(&b, "\n# entry\tstep\tchecked\tnote\n");
+	for (i = 0; i < t->n; i++) {
+		buf_printf(&b, "%s\t%d\t%d\t", t->v[i].entry, t->v[i].step, t->v[i].checked);
+		if (t->v[i].note)
+			escape(&b, t->v[i].note);
+		buf_addc(&b, '\n');
+	}
+	tmp = xasprintf("%s.tmp.%ld", t->path, (long)getpid());
+	if ((fp = fopen(tmp, "w")) == NULL || fwrite(b.s, 1, b.len, fp) != b.len ||
+	    fclose(fp) != 0 || rename(tmp, t->path) != 0) {
+		*why = xasprintf("cannot write %s: %s", t->path, strerror(errno));
+		unlink(tmp);
+		rc = -1;
+	}
+	free(tmp);
+	buf_release(&b);
+	return rc;
+}

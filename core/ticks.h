@@ -1,0 +1,37 @@
+/* ticks.h: the confirmation checklist's state, kept per run.
+ * Which steps the engineer ticked and the notes they wrote, saved under
+ * $XDG_STATE_HOME/rankwatch/checklists/ in a file named after the run, so
+ * opening the same run again finds them. */
+#ifndef RW_TICKS_H
+#define RW_TICKS_H
+
+#include <stddef.h>
+
+struct tick {
+	char	*entry;
+	int	 step;
+	int	 checked;
+	char	*note;		/* NULL: none */
+};
+
+struct ticks {
+	char		*path;		/* the state file */
+	char		*run;		/* what the run was, for people reading the file */
+	struct tick	*v;
+	size_t		 n, cap;
+};
+
+/* The state dir: $XDG_STATE_HOME/rankwatch/checklists or ~/.local/state/... */
+char		*ticks_dir(void);
+/* A stable file name for a run: from the absolute paths it was opened with. */
+char		*ticks_key(const char *const *paths, size_t n);
+/* Load the state of a run (empty when there is none yet). */
+struct ticks	*ticks_open(const char *dir, const char *key, const char *run);
+void		 ticks_free(struct ticks *t);
+const struct tick *ticks_get(const struct ticks *t, const char *entry, int step);
+void		 ticks_set(struct ticks *t, const char *entry, int step, int checked,
+		    const char *note);
+/* Write the file (creating the folders); 0, or -1 with *why. */
+int		 ticks_save(const struct ticks *t, char **why);
+
+#endif

@@ -1,0 +1,173 @@
+#!/bin/sh
+# The console as a user meets it: the real binary in a real terminal
+# (tmux), keys sent, screens captured and compared.
+#   tests/console.sh --update   rewrites the golden screens
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "tmux is not installed (./bootstrap installs it)"
+	exit 1
+fi
+update=0
+[ "${1:-}" = "--update" ] && update=1
+SOCK="$TMP/tmux.sock"
+export HOME="$TMP/home" XDG_STATE_HOME="$TMP/state" XDG_CONFIG_HOME="$TMP/config" XDG_DATA_HOME="$TMP/data"
+mkdir -p "$HOME"
+T() { tmux -S "$SOCK" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+# A session that lives as long as the test, so the server never exits
+# between the sessions below.
+T -f /dev/null new-session -d -s anchor -x 80 -y 24 "sleep 3600"
+
+# start NAME COLS ROWS ARGS...: rankwatch in a fresh tmux window; the
+# shell reports the exit status and the terminal mode after it quits.
+start() {
+	st_s=$1 st_c=$2 st_r=$3; shift 3
+	T kill-session -t "$st_s" 2>/dev/null
+	sleep 0.1
+	T new-session -d -s "$st_s" -x "$st_c" -y "$st_r" \
+	    "cd '$top_srcdir' && env LANG=C.UTF-8 TERM=xterm-256color '$RW' $*; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\\?echo'; sleep 600"
+}
+screen() { T capture-pane -t "$1" -p; }
+keys() { s=$1; shift; T send-keys -t "$s" "$@"; sleep 0.3; }
+# wait_for SESSION TEXT: up to 10 s for TEXT to appear on the screen
+wait_for() {
+	i=0
+	while [ $i -lt 50 ]; do
+		screen "$1" | grep -qF -- "$2" && return 0
+		sleep 0.2; i=$((i + 1))
+	done
+	echo "  screen of $1 while waiting for '$2':"; screen "$1" | sed 's/^/  | /'
+	return 1
+}
+golden() {	# golden SESSION NAME: compare the screen with tests/golden/screens/NAME
+	screen "$1" > "$TMP/$2"
+	if [ "$update" = 1 ]; then
+		mkdir -p "$top_srcdir/tests/golden/screens"
+		cp "$TMP/$2" "$top_srcdir/tests/golden/screens/$2"
+	fi
+	diff -u "$top_srcdir/tests/golden/screens/$2" "$TMP/$2"
+}
+
+# 1. Every sample opens at 80x24 and at 160x50 with the verdict of its truth.
+for truth in "$top_srcdir"/samples/*.truth; do
+	name=$(basename "$truth" .truth)
+	want=$(sed -n 's/^verdict: //p' "$truth" | tr a-z A-Z)
+	for size in "80 24" "160 50"; do
+		set -- $size
+		start s "$1" "$2" "samples/$name"
+		check "$name at ${1}x$2: opens with verdict $want" wait_for s " $want "
+		check "$name at ${1}x$2: finished loading" wait_for s "finished"
+		keys s q
+		check "$name at ${1}x$2: q quits, status 0" wait_for s "EXIT=0"
+		check "$name at ${1}x$2: terminal restored" wait_for s "echo"
+	done
+done
+
+# 2. Golden screens: the overview and the entry view of one sample.
+start g 80 24 samples/oom-collateral
+wait_for g "finished" >/dev/null
+check "overview at 80x24 matches its golden screen" golden g oom-collateral-overview-80x24.txt
+keys g Tab Enter
+wait_for g "encyclopedia  cuda-oom" >/dev/null
+check "entry view at 80x24 matches its golden screen" golden g oom-collateral-entry-80x24.txt
+start g 120 40 samples/fsdp-shape-hang
+wait_for g "finished" >/dev/null
+check "hang overview at 120x40 matches its golden screen" golden g fsdp-shape-hang-overview-120x40.txt
+
+# 3. The first failure, its log, a search in the log.
+start f 120 40 samples/oom-collateral
+wait_for f "finished" >/dev/null
+keys f f
+check "f: the status names the first failure" wait_for f "rank 11: CUDA out of memory"
+keys f Enter
+check "Enter: the log view of rank 11" wait_for f " rank 11  "
+check "... at the failure's time" wait_for f "[rank11]: Traceback"
+keys f / "OutOfMemoryError" Enter
+check "/ search: the position moves to the match" wait_for f "slurm-90211.out:1374"
+keys f g ]
+check "] jumps to the next matched line" wait_for f "slurm-90211.out:1374"
+keys f q
+check "q goes back to the overview" wait_for f "diagnoses"
+
+# 4. The checklist: tick a step, quit, reopen, the tick is kept.
+start c 100 30 samples/silent-rank-hang
+wait_for c "finished" >/dev/null
+keys c Tab Enter
+check "Tab Enter opens the first diagnosis" wait_for c "encyclopedia  nccl-watchdog-timeout"
+keys c Tab Space
+check "Space ticks the first checklist step" wait_for c "[x] 1."
+keys c a
+keys c "checked rank 3 py-spy" Enter
+check "a adds a note to it" wait_for c "note: checked rank 3 py-spy"
+keys c q q
+check "quits cleanly" wait_for c "EXIT=0"
+start c 100 30 samples/silent-rank-hang
+wait_for c "finished" >/dev/null
+keys c Tab Enter Tab
+check "reopened: the tick is still there" wait_for c "[x] 1."
+check "... and the note" wait_for c "note: checked rank 3 py-spy"
+keys c Q
+
+# 5. Resizing at any time redraws correctly.
+start r 120 40 samples/fsdp-shape-hang
+wait_for r "finished" >/dev/null
+T resize-window -t r -x 60 -y 16
+sleep 0.5
+check "shrunk to 60x16: still drawn" wait_for r "HANG"
+check "... with the key bar" wait_for r "Enter open"
+T resize-window -t r -x 200 -y 60
+sleep 0.5
+check "grown to 200x60: the diagnoses are back" wait_for r "fsdp-shape-mismatch-hang"
+keys r Q
+
+# 6. A log line with escape sequences is shown, never obeyed.
+mkdir -p "$TMP/esc"
+{
+	echo "[2024-03-02 10:00:00,000] [INFO] [t.py:1:f] step 1"
+	printf '[2024-03-02 10:00:01,000] [INFO] [t.py:1:f] evil \033]0;pwned\007\033[2J\033[31mred\033[0m \302\233x\n'
+	echo "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB"
+} > "$TMP/esc/rank0.log"
+start e 100 30 "$TMP/esc"
+wait_for e "finished" >/dev/null
+keys e f Enter
+check "the escape sequences are shown as text" wait_for e "evil ^[]0;pwned^G^[[2J^[[31mred^[[0m"
+check "... and C1 controls as hex" wait_for e '\xc2'
+check "... and the screen was not cleared by them" wait_for e " rank 0  "
+keys e Q
+
+# 7. Other screens: help, encyclopedia, error overview, themes, export.
+start o 100 30 samples/nccl-version-mismatch
+wait_for o "finished" >/dev/null
+keys o ?
+check "? shows the help from the key table" wait_for o "jump to the first failure"
+keys o q b
+check "b opens the encyclopedia" wait_for o "33 entries"
+keys o / oom Enter
+check "/ filters it" wait_for o "host-oom-kill"
+keys o q E
+check "E shows every error message" wait_for o "communication"
+keys o q t
+check "t cycles the theme" wait_for o "theme: "
+keys o e
+check "e exports the incident report" wait_for o "incident report written to"
+f=$(ls "$top_srcdir"/rankwatch-incident-*.md 2>/dev/null | head -1)
+check "... a Markdown file with the checklist" sh -c 'grep -q "## rankwatch: failure" "$1" && grep -q "Confirmation checklist" "$1"' _ "$f"
+rm -f "$top_srcdir"/rankwatch-incident-*.md
+keys o Q
+
+# 8. SIGTERM and SIGINT restore the terminal.
+start k 80 24 samples/oom-collateral
+wait_for k "finished" >/dev/null
+pkill -TERM -f "rankwatch samples/oom-collateral"
+check "SIGTERM: exits with a status" wait_for k "EXIT=130"
+check "... and the terminal echoes again" wait_for k "echo"
+
+# 9. Monochrome (NO_COLOR) and an unknown theme still draw.
+start m 80 24 --theme nosuch samples/oom-collateral
+check "an unknown theme: a message, the default theme" wait_for m "no theme 'nosuch'"
+keys m Q
+T kill-session -t m
+T new-session -d -s m -x 80 -y 24 "cd '$top_srcdir' && env NO_COLOR=1 LANG=C TERM=xterm '$RW' samples/oom-collateral; sleep 600"
+check "NO_COLOR and an ASCII locale: drawn with ASCII glyphs" wait_for m "X "
+finish

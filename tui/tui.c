@@ -1,0 +1,685 @@
+/* tui.c: the console's loop, theme handling and drawing helpers.
+ * Signal handlers only set flags; ncurses delivers KEY_RESIZE. Reading the
+ * logs happens in slices between key presses, so keys never wait on files.
+ * The terminal is restored on every way out. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wchar.h>
+
+#include "buf.h"
+#include "encyclopedia.h"
+#include "report.h"
+#include "tui.h"
+#include "xmalloc.h"
+
+#define SLICE_BYTES	(2u << 20)	/* read per loop turn while loading */
+#define ANALYSE_EVERY	250		/* ms between analyses while loading */
+
+const struct keybinding keytable[] = {
+#define X(a, k, h, ...) { ACT_##a, k, h, { __VA_ARGS__ } },
+	KEY_TABLE(X)
+#undef X
+};
+const size_t nkeytable = sizeof keytable / sizeof *keytable;
+
+enum action
+keys_action(int code)
+{
+	size_t i, j;
+
+	for (i = 0; i < nkeytable; i++)
+		for (j = 0; j < 4 && keytable[i].codes[j] != 0; j++)
+			if (keytable[i].codes[j] == code)
+				return keytable[i].action;
+	return ACT_NONE;
+}
+
+static volatile sig_atomic_t got_signal;
+
+static void
+on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+/* --- themes ----------------------------------------------------------- */
+
+static short
+down_to_8(short c)
+{
+	/* 256-colour cube and grey ramp to the nearest of the basic eight */
+	int r, g, b;
+
+	if (c < 0 || c < 8)
+		return c;
+	if (c < 16)
+		return (short)(c - 8);
+	if (c >= 232)
+		return c >= 244 ? 7 : 0;
+	c -= 16;
+	r = c / 36 >= 3;
+	g = c / 6 % 6 >= 3;
+	b = c % 6 >= 3;
+	return (short)(r | g << 1 | b << 2);
+}
+
+static void
+theme_apply(struct tui *t)
+{
+	const struct theme *th = t->themes[t->theme];
+	int r;
+
+	if (!t->colors)
+		return;
+	for (r = 0; r < TR__COUNT; r++) {
+		short fg = th->style[r].fg, bg = th->style[r].bg;
+
+		if (COLORS < 256) {
+			fg = COLORS >= 16 ? (fg >= 16 ? down_to_8(fg) : fg) : down_to_8(fg);
+			bg = COLORS >= 16 ? (bg >= 16 ? down_to_8(bg) : bg) : down_to_8(bg);
+		}
+		init_pair((short)(r + 1), fg, bg);
+	}
+}
+
+chtype
+tui_attr(struct tui *t, enum theme_role r)
+{
+	const struct theme_style *st = &t->themes[t->colors ? t->theme : 0]->style[r];
+	chtype a = 0;
+	unsigned at = st->attrs;
+
+	if (!t->colors) {
+		/* monochrome: theme[0] is the mono theme */
+		st = &t->themes[0]->style[r];
+		at = st->attrs;
+	} else {
+		a |= COLOR_PAIR(r + 1);
+		/* bright colours on an 8-colour terminal: bold */
+		if (COLORS < 16 && st->fg >= 8 && st->fg < 16)
+			at |= THEME_BOLD;
+	}
+	if (at & THEME_BOLD)
+		a |= A_BOLD;
+	if (at & THEME_UNDERLINE)
+		a |= A_UNDERLINE;
+	if (at & THEME_REVERSE)
+		a |= A_REVERSE;
+	if (at & THEME_DIM)
+		a |= A_DIM;
+#ifdef A_ITALIC
+	if (at & THEME_ITALIC)
+		a |= A_ITALIC;
+#endif
+	return a;
+}
+
+void
+tui_role(struct tui *t, enum theme_role r)
+{
+	attrset(tui_attr(t, r));
+}
+
+static int
+theme_cmp(const void *a, const void *b)
+{
+	const struct theme *x = *(struct theme *const *)a, *y = *(struct theme *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+/* Load every *.yaml theme of the folders; a later folder's theme replaces
+ * an earlier one of the same name. themes[0] is always the mono theme. */
+static void
+load_themes(struct tui *t, char **dirs, size_t ndirs, struct notes *ns)
+{
+	size_t d, i;
+
+	t->themes = xcalloc(64, sizeof *t->themes);
+	t->themes[t->nthemes++] = theme_mono();
+	for (d = 0; d < ndirs; d++) {
+		struct dirent **ents;
+		int n, k;
+
+		if ((n = scandir(dirs[d], &ents, NULL, alphasort)) < 0)
+			continue;
+		for (k = 0; k < n; k++) {
+			size_t l = strlen(ents[k]->d_name);
+			char *p;
+			struct theme *th;
+
+			if (l > 5 && strcmp(ents[k]->d_name + l - 5, ".yaml") == 0 &&
+			    ents[k]->d_name[0] != '.' && t->nthemes < 63) {
+				p = xasprintf("%s/%s", dirs[d], ents[k]->d_name);
+				if ((th = theme_load(p, ns)) != NULL) {
+					for (i = 0; i < t->nthemes; i++)
+						if (strcmp(t->themes[i]->name, th->name) == 0)
+							break;
+					if (i < t->nthemes) {
+						theme_free(t->themes[i]);
+						t->themes[i] = th;
+					} else
+						t->themes[t->nthemes++] = th;
+				}
+				free(p);
+			}
+			free(ents[k]);
+		}
+		free(ents);
+	}
+	if (t->nthemes > 2)
+		qsort(t->themes + 1, t->nthemes - 1, sizeof *t->themes, theme_cmp);
+}
+
+/* --- drawing helpers ---------------------------------------------------- */
+
+int
+tui_put(struct tui *t, int y, int x, int width, const char *s, size_t n,
+    enum theme_role role)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, l;
+	int used = 0;
+	chtype a = tui_attr(t, role), esc = tui_attr(t, TR_ESCAPED);
+
+	if (width <= 0)
+		return 0;
+	move(y, x);
+	while (i < n && used < width) {
+		if (u[i] == '\t') {
+			attrset(a);
+			addch(' ');
+			used++;
+			i++;
+		} else if (u[i] < 0x20 || u[i] == 0x7f) {
+			/* control characters and escapes made visible */
+			if (used + 2 > width)
+				break;
+			attrset(esc);
+			addch('^');
+			addch(u[i] == 0x7f ? '?' : u[i] + '@');
+			used += 2;
+			i++;
+		} else if (u[i] < 0x80) {
+			attrset(a);
+			addch(u[i]);
+			used++;
+			i++;
+		} else if ((l = utf8_seqlen(u + i, n - i)) != 0 &&
+		    !(l == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0) && t->utf8) {
+			wchar_t wc;
+			mbstate_t st;
+			int w;
+
+			memset(&st, 0, sizeof st);
+			if (mbrtowc(&wc, s + i, l, &st) != l || (w = wcwidth(wc)) < 0) {
+				w = 1;
+				wc = L'?';
+			}
+			if (used + w > width)
+				break;
+			attrset(a);
+			addnwstr(&wc, 1);
+			used += w;
+			i += l;
+		} else {
+			/* invalid UTF-8 or a C1 control: \xNN */
+			char hex[8];
+
+			if (used + 4 > width)
+				break;
+			snprintf(hex, sizeof hex, "\\x%02x", u[i]);
+			attrset(esc);
+			addstr(hex);
+			used += 4;
+			i++;
+		}
+	}
+	attrset(A_NORMAL);
+	return used;
+}
+
+int
+tui_puts(struct tui *t, int y, int x, int width, const char *s, enum theme_role role)
+{
+	return tui_put(t, y, x, width, s, strlen(s), role);
+}
+
+void
+tui_fill(struct tui *t, int y, int x, int width, enum theme_role role)
+{
+	attrset(tui_attr(t, role));
+	if (width > 0)
+		mvhline(y, x, ' ', width);
+	attrset(A_NORMAL);
+}
+
+void
+tui_rule(struct tui *t, int y, const char *title)
+{
+	attrset(tui_attr(t, TR_DIM));
+	mvhline(y, 0, t->utf8 ? 0 : '-', COLS);
+	if (t->utf8)
+		mvhline_set(y, 0, WACS_HLINE, COLS);
+	attrset(A_NORMAL);
+	if (title != NULL && *title) {
+		char buf[256];
+
+		snprintf(buf, sizeof buf, " %s ", title);
+		tui_puts(t, y, 2, COLS - 4, buf, TR_TITLE);
+	}
+}
+
+enum theme_role
+tui_rank_role(enum rank_role r)
+{
+	switch (r) {
+	case RR_INITIATING:
+		return TR_INITIATING;
+	case RR_COLLATERAL:
+		return TR_COLLATERAL;
+	case RR_SUSPECT:
+		return TR_SUSPECT;
+	case RR_SILENT:
+		return TR_SILENT;
+	default:
+		return TR_HEALTHY;
+	}
+}
+
+enum theme_role
+tui_severity_role(const char *sev)
+{
+	if (strcmp(sev, "critical") == 0)
+		return TR_CRITICAL;
+	if (strcmp(sev, "high") == 0)
+		return TR_HIGH;
+	if (strcmp(sev, "medium") == 0)
+		return TR_MEDIUM;
+	return TR_LOW;
+}
+
+void
+tui_message(struct tui *t, int error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->message, sizeof t->message, fmt, ap);
+	va_end(ap);
+	t->message_error = error;
+}
+
+char *
+tui_prompt(struct tui *t, const char *prompt, const char *initial)
+{
+	struct buf b = BUF_INIT;
+	wint_t ch;
+	int rc, y = LINES - 1;
+
+	if (initial != NULL)
+		buf_adds(&b, initial);
+	curs_set(1);
+	timeout(-1);
+	for (;;) {
+		tui_fill(t, y, 0, COLS, TR_STATUS);
+		tui_puts(t, y, 0, COLS, prompt, TR_STATUS);
+		tui_put(t, y, (int)strlen(prompt), COLS - (int)strlen(prompt) - 1,
+		    b.s ? b.s : "", b.len, TR_STATUS);
+		refresh();
+		rc = get_wch(&ch);
+		if (rc == ERR)
+			continue;
+		if (rc == KEY_CODE_YES) {
+			if (ch == KEY_BACKSPACE && b.len > 0) {
+				while (b.len > 0 && ((unsigned char)b.s[--b.len] & 0xc0) == 0x80)
+					;
+				b.s[b.len] = '\0';
+			} else if (ch == KEY_ENTER)
+				break;
+			continue;
+		}
+		if (ch == 27) {
+			buf_release(&b);
+			curs_set(0);
+			return NULL;
+		}
+		if (ch == '\n' || ch == '\r')
+			break;
+		if (ch == 127 || ch == 8) {
+			while (b.len > 0 && ((unsigned char)b.s[--b.len] & 0xc0) == 0x80)
+				;
+			if (b.s)
+				b.s[b.len] = '\0';
+			continue;
+		}
+		if (ch == 21) {	/* ^U */
+			buf_clear(&b);
+			continue;
+		}
+		if (ch >= 0x20) {
+			char mb[8];
+			mbstate_t st;
+			size_t l;
+
+			memset(&st, 0, sizeof st);
+			if ((l = wcrtomb(mb, (wchar_t)ch, &st)) != (size_t)-1)
+				buf_add(&b, mb, l);
+		}
+	}
+	curs_set(0);
+	return buf_detach(&b);
+}
+
+void
+tui_push(struct tui *t, const struct view_ops *ops, void *data)
+{
+	if (t->depth >= (int)(sizeof t->stack / sizeof *t->stack)) {
+		if (ops->release)
+			ops->release(&(struct view){ ops, data });
+		return;
+	}
+	t->stack[t->depth].ops = ops;
+	t->stack[t->depth].data = data;
+	t->depth++;
+}
+
+static void
+pop(struct tui *t)
+{
+	struct view *v = &t->stack[--t->depth];
+
+	if (v->ops->release)
+		v->ops->release(v);
+}
+
+void
+tui_analyse(struct tui *t)
+{
+	t->an = incident_analyse(t->run->incident);
+	t->dirty = 0;
+}
+
+/* --- export ------------------------------------------------------------- */
+
+int
+tui_export(struct tui *t, char **out, char **why)
+{
+	struct buf b = BUF_INIT;
+	const struct report_format *md = report_format_find("markdown");
+	char name[64], *path;
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i, j;
+	FILE *fp;
+	const char *home = getenv("HOME");
+
+	report_render(md, t->run, &b);
+	buf_adds(&b, "\n### Confirmation checklist\n");
+	for (i = 0; i < t->an->ndiags && i < 3; i++) {
+		const struct entry *e = t->an->diags[i].entry;
+
+		if (e->nchecklist == 0)
+			continue;
+		buf_printf(&b, "\n**%s**\n\n", e->id);
+		for (j = 0; j < e->nchecklist; j++) {
+			const struct tick *k = ticks_get(t->ticks, e->id, (int)j);
+
+			buf_printf(&b, "- [%c] ", k && k->checked ? 'x' : ' ');
+			buf_add_safe(&b, e->checklist[j].step, strlen(e->checklist[j].step));
+			if (k && k->note) {
+				buf_adds(&b, "\n  - note: ");
+				buf_add_safe(&b, k->note, strlen(k->note));
+			}
+			buf_addc(&b, '\n');
+		}
+	}
+	localtime_r(&now, &tm);
+	strftime(name, sizeof name, "rankwatch-incident-%Y%m%d-%H%M%S.md", &tm);
+	path = xstrdup(name);
+	if ((fp = fopen(path, "w")) == NULL && home != NULL) {
+		free(path);
+		path = xasprintf("%s/%s", home, name);
+		fp = fopen(path, "w");
+	}
+	if (fp == NULL || fwrite(b.s, 1, b.len, fp) != b.len) {
+		*why = xasprintf("cannot write %s: %s", path, strerror(errno));
+		if (fp)
+			fclose(fp);
+		free(path);
+		buf_release(&b);
+		return -1;
+	}
+	fclose(fp);
+	buf_release(&b);
+	*out = path;
+	return 0;
+}
+
+/* --- the loop -------------------------------------------------------- */
+
+static void
+draw_status(struct tui *t)
+{
+	struct view *v = &t->stack[t->depth - 1];
+	int y = LINES - 1;
+
+	tui_fill(t, y, 0, COLS, TR_STATUS);
+	if (t->message[0]) {
+		tui_puts(t, y, 1, COLS - 2, t->message, t->message_error ? TR_FAILURE : TR_STATUS);
+		t->message[0] = '\0';
+	} else
+		tui_puts(t, y, 1, COLS - 2, v->ops->hints, TR_STATUS);
+}
+
+static int
+global_key(struct tui *t, enum action a)
+{
+	char *path = NULL, *why = NULL;
+
+	switch (a) {
+	case ACT_QUIT:
+		return HR_QUIT;
+	case ACT_BACK:
+		return t->depth > 1 ? HR_POP : HR_QUIT;
+	case ACT_HELP:
+		if (t->stack[t->depth - 1].ops != &help_ops)
+			tui_push(t, &help_ops, help_new(t));
+		return HR_REDRAW;
+	case ACT_BROWSE:
+		tui_push(t, &browser_ops, browser_new(t));
+		return HR_REDRAW;
+	case ACT_ERRORS: {
+		struct buf b = BUF_INIT;
+
+		encyclopedia_errors(t->rb, COLS > 40 ? COLS - 2 : 78, &b);
+		tui_push(t, &text_ops, text_new(t, "errors the encyclopedia knows", buf_detach(&b)));
+		return HR_REDRAW;
+	}
+	case ACT_THEME:
+		if (!t->colors) {
+			tui_message(t, 0, "this terminal shows no colours (or NO_COLOR is set)");
+			return HR_REDRAW;
+		}
+		if (t->nthemes > 1) {
+			t->theme = t->theme + 1 < t->nthemes ? t->theme + 1 : 1;
+			theme_apply(t);
+			tui_message(t, 0, "theme: %s", t->themes[t->theme]->name);
+		}
+		return HR_REDRAW;
+	case ACT_EXPORT:
+		if (tui_export(t, &path, &why) == 0)
+			tui_message(t, 0, "incident report written to %s", path);
+		else
+			tui_message(t, 1, "%s", why);
+		free(path);
+		free(why);
+		return HR_REDRAW;
+	case ACT_REDRAW:
+		clear();
+		return HR_REDRAW;
+	default:
+		return HR_NONE;
+	}
+}
+
+int
+tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
+    size_t npaths, const char *theme_name, char **theme_dirs, size_t nthemedirs)
+{
+	struct tui t;
+	struct sigaction sa;
+	struct notes ns;
+	char *key, *dir;
+	int res, quit = 0, redraw = 1, more = 1;
+	struct timespec last, now;
+	size_t i;
+
+	memset(&t, 0, sizeof t);
+	t.run = r;
+	t.rb = rb;
+	t.paths = paths;
+	t.npaths = npaths;
+	t.loading = 1;
+	t.dirty = 1;
+	notes_init(&ns);
+	load_themes(&t, theme_dirs, nthemedirs, &ns);
+	dir = ticks_dir();
+	key = ticks_key(paths, npaths);
+	t.ticks = ticks_open(dir, key, r->title);
+	free(dir);
+	free(key);
+
+	setlocale(LC_ALL, "");
+	t.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (initscr() == NULL) {
+		fprintf(stderr, "rankwatch: cannot open the terminal\n");
+		return 2;
+	}
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	t.colors = has_colors() && getenv("NO_COLOR") == NULL;
+	if (t.colors) {
+		start_color();
+		use_default_colors();
+		if (COLORS < 8)
+			t.colors = 0;
+	}
+	t.theme = t.nthemes > 1 ? 1 : 0;
+	for (i = 1; theme_name != NULL && i < t.nthemes; i++)
+		if (strcmp(t.themes[i]->name, theme_name) == 0)
+			t.theme = i;
+	if (theme_name != NULL && strcmp(t.themes[t.theme]->name, theme_name) != 0 &&
+	    strcmp(theme_name, "mono") != 0)
+		tui_message(&t, 1, "no theme '%s'; using %s", theme_name, t.themes[t.theme]->name);
+	if (theme_name != NULL && strcmp(theme_name, "mono") == 0)
+		t.colors = 0;
+	if (ns.errors > 0) {
+		char *s = note_format(&ns.v[0]);
+
+		tui_message(&t, 1, "%s", s);
+		free(s);
+	}
+	theme_apply(&t);
+	tui_analyse(&t);
+	tui_push(&t, &overview_ops, overview_new(&t));
+	clock_gettime(CLOCK_MONOTONIC, &last);
+
+	while (!quit) {
+		struct view *v = &t.stack[t.depth - 1];
+		wint_t ch;
+		int rc;
+
+		if (got_signal)
+			break;
+		if (more) {
+			more = run_scan_step(r, SLICE_BYTES, 1);
+			t.dirty = 1;
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (!more || (now.tv_sec - last.tv_sec) * 1000 +
+			    (now.tv_nsec - last.tv_nsec) / 1000000 >= ANALYSE_EVERY) {
+				t.loading = more;
+				tui_analyse(&t);
+				for (i = 0; i < (size_t)t.depth; i++)
+					if (t.stack[i].ops->update)
+						t.stack[i].ops->update(&t, &t.stack[i]);
+				last = now;
+				redraw = 1;
+			}
+		}
+		if (redraw) {
+			erase();
+			v = &t.stack[t.depth - 1];
+			v->ops->draw(&t, v);
+			draw_status(&t);
+			refresh();
+			redraw = 0;
+		}
+		timeout(more ? 0 : 1000);
+		rc = get_wch(&ch);
+		if (rc == ERR)
+			continue;
+		if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
+			clear();
+			redraw = 1;
+			continue;
+		}
+		{
+			int code = (int)ch;
+			enum action a = keys_action(code);
+
+			if (rc == OK && ch == 27)
+				a = ACT_BACK;
+			res = v->ops->key(&t, v, a, code);
+			if (res & HR_UNHANDLED)
+				res = global_key(&t, a) | (res & ~HR_UNHANDLED);
+		}
+		if (res & HR_QUIT)
+			quit = 1;
+		if (res & HR_POP) {
+			pop(&t);
+			if (t.depth == 0)
+				quit = 1;
+		}
+		redraw = 1;
+	}
+	endwin();
+	while (t.depth > 0)
+		pop(&t);
+	{
+		char *why = NULL;
+
+		if (t.ticks->n > 0 && ticks_save(t.ticks, &why) != 0) {
+			fprintf(stderr, "rankwatch: %s\n", why);
+			free(why);
+		}
+	}
+	ticks_free(t.ticks);
+	for (i = 0; i < t.nthemes; i++)
+		theme_free(t.themes[i]);
+	free(t.themes);
+	free(t.last_search);
+	notes_release(&ns);
+	if (got_signal)
+		fprintf(stderr, "rankwatch: interrupted\n");
+	return got_signal ? 130 : 0;
+}

@@ -1,0 +1,105 @@
+/* tui.h: the console. One loop (tui.c) reads keys, feeds the engine a
+ * slice of bytes between key presses, and draws the view on top of a stack
+ * of views. Each view is an ops struct (one file each); its key handler
+ * returns what must happen next, and the loop does it. Views ask for
+ * theme roles, never colours. */
+#ifndef RW_TUI_H
+#define RW_TUI_H
+
+#include "curses.h"
+#include "keys.h"
+#include "rulebook.h"
+#include "run.h"
+#include "theme.h"
+#include "ticks.h"
+
+/* What a key handler asks the loop to do. */
+#define HR_NONE		0x00
+#define HR_REDRAW	0x01
+#define HR_POP		0x02	/* close this view */
+#define HR_QUIT		0x04
+#define HR_UNHANDLED	0x08	/* let the loop try its global keys */
+
+struct tui;
+struct view;
+
+struct view_ops {
+	const char	*name;
+	void		 (*draw)(struct tui *t, struct view *v);
+	int		 (*key)(struct tui *t, struct view *v, enum action a, int code);
+	void		 (*release)(struct view *v);
+	/* the engine has new data (optional) */
+	void		 (*update)(struct tui *t, struct view *v);
+	const char	*hints;		/* the key bar at the bottom */
+};
+
+struct view {
+	const struct view_ops	*ops;
+	void			*data;
+};
+
+struct tui {
+	struct run		*run;
+	const struct rulebook	*rb;
+	const char *const	*paths;
+	size_t			 npaths;
+	struct view		 stack[16];
+	int			 depth;
+	struct theme		**themes;	/* loaded themes, [0] the current */
+	size_t			 nthemes, theme;
+	int			 colors;	/* 0: monochrome */
+	int			 utf8;
+	int			 loading;	/* the first pass is not finished */
+	int			 dirty;		/* the engine changed since the last analysis */
+	const struct analysis	*an;
+	struct ticks		*ticks;
+	char			 message[512];	/* shown once in the status line */
+	int			 message_error;
+	char			*last_search;
+};
+
+/* tui.c */
+int	tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
+	    size_t npaths, const char *theme_name, char **theme_dirs, size_t nthemedirs);
+void	tui_push(struct tui *t, const struct view_ops *ops, void *data);
+void	tui_message(struct tui *t, int error, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+/* Ask a line of text in the status line; NULL when cancelled. */
+char	*tui_prompt(struct tui *t, const char *prompt, const char *initial);
+void	tui_role(struct tui *t, enum theme_role r);	/* attrset */
+chtype	tui_attr(struct tui *t, enum theme_role r);
+/* Draw s (n bytes, UTF-8) at (y, x) cut at width cells, escaping what a
+ * log could use to drive the terminal; returns cells used. */
+int	tui_put(struct tui *t, int y, int x, int width, const char *s, size_t n,
+	    enum theme_role role);
+int	tui_puts(struct tui *t, int y, int x, int width, const char *s, enum theme_role role);
+/* Fill the rest of a line from x with blanks in role. */
+void	tui_fill(struct tui *t, int y, int x, int width, enum theme_role role);
+/* A horizontal rule with a title. */
+void	tui_rule(struct tui *t, int y, const char *title);
+enum theme_role tui_rank_role(enum rank_role r);
+enum theme_role tui_severity_role(const char *sev);
+/* Write the incident report with the checklist state; path in *out. */
+int	tui_export(struct tui *t, char **out, char **why);
+void	tui_analyse(struct tui *t);
+
+/* The views. */
+extern const struct view_ops overview_ops;
+extern const struct view_ops log_ops;
+extern const struct view_ops entry_ops;
+extern const struct view_ops browser_ops;
+extern const struct view_ops help_ops;
+extern const struct view_ops text_ops;
+
+void	*overview_new(struct tui *t);
+/* A log view of rank (-1: all ranks merged) positioned at the first line at
+ * or after sec (0: the top); file/line: position on that line instead. */
+void	*log_new(struct tui *t, int rank, int64_t sec, const char *file,
+	    unsigned long line);
+void	*entry_new(struct tui *t, const struct entry *e);
+void	*browser_new(struct tui *t);
+void	*help_new(struct tui *t);
+/* A scrollable page of plain text (takes s). */
+void	*text_new(struct tui *t, const char *title, char *s);
+
+#endif

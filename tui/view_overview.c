@@ -1,0 +1,673 @@
+/* view_overview.c: the home screen. The run and its verdict on top, the rank
+ * timeline (one row per rank, time left to right; or a compact grid of one
+ * cell per rank), the diagnoses below. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timeline.h"
+#include "tui.h"
+#include "wrap.h"
+#include "xmalloc.h"
+
+enum { SORT_ROLE, SORT_RANK, SORT_FIRST, SORT__COUNT };
+enum { FILTER_ALL, FILTER_EVENTS, FILTER_TROUBLE, FILTER__COUNT };
+static const char *const sort_names[] = { "by role", "by rank", "by first event" };
+static const char *const filter_names[] = { "all ranks", "ranks with events",
+    "ranks not healthy" };
+
+struct overview {
+	int			 focus;		/* 0 timeline, 1 diagnoses */
+	int			*rows;		/* ranks, in display order */
+	size_t			 nrows;
+	int			 sel, top;	/* selected row, first row shown */
+	int			 col;		/* time cursor */
+	int			 dsel;		/* selected diagnosis */
+	struct timeline_view	 tv;
+	int			 fitted;	/* the view follows the whole run */
+	int			 sort, filter, compact;
+	int			 sort_auto;	/* by role once there is trouble, until the user sorts */
+	int			 cols;		/* the timeline's width at the last draw */
+};
+
+static const char *const glyph_utf8[CELL__COUNT] = {
+	" ", "\xc2\xb7", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x85", "\xe2\x96\x87",
+	"\xe2\x96\xaa", "!", "~", "\xe2\x9c\x96"
+};
+static const char glyph_ascii[CELL__COUNT] = { ' ', '.', '_', '-', '=', '#', '|', '!', '~', 'X' };
+
+static enum theme_role
+cell_role(enum cell c)
+{
+	switch (c) {
+	case CELL_INITIATING:
+		return TR_INITIATING;
+	case CELL_COLLATERAL:
+		return TR_COLLATERAL;
+	case CELL_SYMPTOM:
+		return TR_SYMPTOM;
+	case CELL_QUIET:
+	case CELL_END:
+	case CELL_NONE:
+		return TR_DIM;
+	default:
+		return TR_ACTIVITY;
+	}
+}
+
+static int
+role_rank(enum rank_role r)
+{
+	static const int order[] = { 4, 0, 3, 1, 2 };	/* healthy initiating collateral suspect silent */
+
+	return order[r];
+}
+
+static const struct incident *sort_in;
+
+static int
+row_cmp_role(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	const struct rankstate *rx = incident_rank(sort_in, x), *ry = incident_rank(sort_in, y);
+	int ox = role_rank(rx->role), oy = role_rank(ry->role);
+
+	if (ox != oy)
+		return ox - oy;
+	return x - y;
+}
+
+static int
+row_cmp_first(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	const struct rankstate *rx = incident_rank(sort_in, x), *ry = incident_rank(sort_in, y);
+	const struct event *ex = rx->first_event, *ey = ry->first_event;
+
+	if (ex != NULL && ey != NULL && stamp_cmp(&ex->ts, &ey->ts) != 0)
+		return stamp_cmp(&ex->ts, &ey->ts);
+	if ((ex == NULL) != (ey == NULL))
+		return ex == NULL ? 1 : -1;
+	return x - y;
+}
+
+static void
+build_rows(struct tui *t, struct overview *o)
+{
+	const struct incident *in = t->run->incident;
+	int keep = o->nrows > 0 && o->sel < (int)o->nrows ? o->rows[o->sel] : -1;
+	size_t i;
+
+	free(o->rows);
+	o->rows = xcalloc(in->nranks + 1, sizeof *o->rows);
+	o->nrows = 0;
+	for (i = 0; i < in->nranks; i++) {
+		const struct rankstate *rs = in->ranks[i];
+
+		if (rs == NULL)
+			continue;
+		if (o->filter == FILTER_EVENTS && rs->first_event == NULL)
+			continue;
+		if (o->filter == FILTER_TROUBLE && rs->role == RR_HEALTHY)
+			continue;
+		o->rows[o->nrows++] = (int)i;
+	}
+	sort_in = in;
+	if (o->sort == SORT_ROLE)
+		qsort(o->rows, o->nrows, sizeof *o->rows, row_cmp_role);
+	else if (o->sort == SORT_FIRST)
+		qsort(o->rows, o->nrows, sizeof *o->rows, row_cmp_first);
+	o->sel = 0;
+	for (i = 0; i < o->nrows; i++)
+		if (o->rows[i] == keep)
+			o->sel = (int)i;
+}
+
+void *
+overview_new(struct tui *t)
+{
+	struct overview *o = xcalloc(1, sizeof *o);
+
+	o->fitted = 1;
+	o->sort_auto = 1;
+	o->sort = t->an->verdict == VERDICT_HEALTHY ? SORT_RANK : SORT_ROLE;
+	build_rows(t, o);
+	return o;
+}
+
+static void
+overview_release(struct view *v)
+{
+	struct overview *o = v->data;
+
+	free(o->rows);
+	free(o);
+}
+
+static void
+overview_update(struct tui *t, struct view *v)
+{
+	struct overview *o = v->data;
+
+	if (o->sort_auto)
+		o->sort = t->an->verdict == VERDICT_HEALTHY ? SORT_RANK : SORT_ROLE;
+	build_rows(t, o);
+	if (o->fitted && o->cols > 0)
+		timeline_fit(t->run->incident, o->cols, &o->tv);
+}
+
+/* --- drawing ------------------------------------------------------------ */
+
+static void
+fmt_size(uint64_t n, char *out, size_t len)
+{
+	if (n >= 1ull << 30)
+		snprintf(out, len, "%.1f GiB", (double)n / (double)(1ull << 30));
+	else if (n >= 1ull << 20)
+		snprintf(out, len, "%.1f MiB", (double)n / (double)(1ull << 20));
+	else
+		snprintf(out, len, "%.0f KiB", (double)n / 1024.0);
+}
+
+static void
+draw_header(struct tui *t)
+{
+	const struct incident *in = t->run->incident;
+	char line[512], sz[32], a[40], b[40], pct[32];
+	uint64_t total = 0;
+	size_t i;
+
+	for (i = 0; i < t->run->nsources; i++)
+		total += t->run->sources[i]->bytes;
+	fmt_size(in->bytes, sz, sizeof sz);
+	stamp_format(&in->first, 1, a, sizeof a);
+	stamp_format(&in->last, 0, b, sizeof b);
+	if (t->loading)
+		snprintf(pct, sizeof pct, "loading %zu/%zu files", t->run->cursor,
+		    t->run->nsources);
+	else
+		snprintf(pct, sizeof pct, "finished");
+	if (COLS < 120)
+		stamp_format(&in->first, 0, a, sizeof a);
+	{
+		const char *dot = t->utf8 ? " \xc2\xb7 " : ", ", *dash = t->utf8 ? "\xe2\x80\x93" : "-";
+		char right[256];
+		int rw, lw;
+
+		/* The state on the right always shows; the run's name gives way. */
+		snprintf(right, sizeof right, "%zu ranks%s%zu file%s%s%s%s%s%s%s%s",
+		    incident_active_ranks(in), dot, t->run->nsources,
+		    t->run->nsources == 1 ? "" : "s", dot, sz, dot, a, dash, b, dot);
+		if ((int)strlen(right) + (int)strlen(pct) + 24 > COLS)
+			snprintf(right, sizeof right, "%zu ranks%s", incident_active_ranks(in), dot);
+		strncat(right, pct, sizeof right - strlen(right) - 1);
+		rw = (int)wrap_cells(right, strlen(right));
+		tui_fill(t, 0, 0, COLS, TR_HEADER);
+		snprintf(line, sizeof line, " rankwatch  %s", t->run->title);
+		lw = COLS - rw - 1;
+		tui_puts(t, 0, 0, lw, line, TR_HEADER);
+		tui_puts(t, 0, COLS - rw, rw, right, TR_HEADER);
+	}
+	(void)total;
+}
+
+static void
+draw_verdict(struct tui *t)
+{
+	const struct analysis *an = t->an;
+	static const char *const word[] = { "HEALTHY", "FAILURE", "HANG" };
+	static const enum theme_role role[] = { TR_HEALTHY_VERDICT, TR_FAILURE, TR_HANG };
+	char line[512], when[40];
+	int x;
+
+	x = tui_puts(t, 1, 1, COLS - 1, word[an->verdict], role[an->verdict]);
+	x += 3;
+	if (an->initiating != NULL && an->initiating->rank >= 0) {
+		stamp_format(&an->initiating->ts, 0, when, sizeof when);
+		snprintf(line, sizeof line, "rank %d first: %s at %s", an->initiating->rank,
+		    an->initiating->sig->entry->title, when);
+	} else if (an->verdict == VERDICT_HANG && an->nsuspects > 0)
+		snprintf(line, sizeof line, "no rank failed; suspect rank %d",
+		    an->suspects[0].rank);
+	else if (an->verdict == VERDICT_HANG)
+		snprintf(line, sizeof line, "no rank failed and none stands out");
+	else
+		snprintf(line, sizeof line, "no failure, no stall");
+	x += tui_puts(t, 1, x, COLS - x, line, TR_TITLE);
+	snprintf(line, sizeof line, "  %s %s confidence", t->utf8 ? "\xc2\xb7" : "-", an->confidence);
+	x += tui_puts(t, 1, x, COLS - x, line, TR_NORMAL);
+	if (an->role_count[RR_COLLATERAL] > 0) {
+		snprintf(line, sizeof line, "  %s %zu collateral", t->utf8 ? "\xc2\xb7" : "-",
+		    an->role_count[RR_COLLATERAL]);
+		tui_puts(t, 1, x, COLS - x, line, TR_COLLATERAL);
+	}
+	tui_puts(t, 2, 1, COLS - 2, an->reason, TR_DIM);
+}
+
+static void
+draw_axis(struct tui *t, struct overview *o, int y, int x0)
+{
+	double step = timeline_step(&o->tv);
+	char lab[64];
+	int c, every = 14;
+	struct stamp s = { 0, 0, STAMP_TIME };
+
+	tui_rule(t, y, "timeline");
+	for (c = 14; c + 8 < o->tv.cols; c += every) {
+		s.sec = timeline_time(&o->tv, c);
+		stamp_format(&s, 0, lab, sizeof lab);
+		if (step >= 60 && strlen(lab) == 8)
+			lab[5] = '\0';
+		tui_puts(t, y, x0 + c, 9, lab, TR_DIM);
+	}
+	if (step >= 1)
+		snprintf(lab, sizeof lab, " %.0f s/col ", step);
+	else
+		snprintf(lab, sizeof lab, " %.2f s/col ", step);
+	tui_puts(t, y, COLS - (int)strlen(lab) - 2, (int)strlen(lab), lab, TR_DIM);
+}
+
+static void
+annotation(struct tui *t, int rank, char *out, size_t len)
+{
+	const struct rankstate *rs = incident_rank(t->run->incident, rank);
+	const struct incident *in = t->run->incident;
+	char span[32];
+
+	switch (rs->role) {
+	case RR_INITIATING:
+		snprintf(out, len, "INITIATING %s", rs->first_event ?
+		    rs->first_event->sig->entry->id : "");
+		break;
+	case RR_SUSPECT:
+		if ((rs->last.flags & STAMP_TIME) && (in->last.flags & STAMP_TIME) &&
+		    in->last.sec - rs->last.sec >= 30) {
+			stamp_format_span((in->last.sec - rs->last.sec) * 1000000000LL, span, sizeof span);
+			snprintf(out, len, "SUSPECT silent %s", span);
+		} else
+			snprintf(out, len, "SUSPECT");
+		break;
+	case RR_COLLATERAL:
+		snprintf(out, len, "%s %s", COLS >= 120 ? "collateral" : "~", rs->first_event ?
+		    (COLS >= 120 ? rs->first_event->sig->entry->id : rs->first_event->sig->id) : "");
+		break;
+	case RR_SILENT:
+		snprintf(out, len, rs->lines ? "silent" : "no output");
+		break;
+	default:
+		snprintf(out, len, "healthy");
+	}
+}
+
+static int
+label_width(struct tui *t)
+{
+	(void)t;
+	return COLS >= 120 ? 16 : 7;
+}
+
+static void
+draw_rows(struct tui *t, struct overview *o, int y0, int nvis)
+{
+	const struct incident *in = t->run->incident;
+	int lw = label_width(t), aw = COLS >= 120 ? 34 : COLS / 4 > 22 ? COLS / 4 : 22, i, c;
+	enum cell *cells;
+	char lab[64], ann[96];
+
+	o->cols = COLS - lw - aw - 1;
+	if (o->cols < 10)
+		o->cols = 10;
+	if (o->fitted)
+		timeline_fit(in, o->cols, &o->tv);
+	else
+		o->tv.cols = o->cols;
+	if (o->col >= o->cols)
+		o->col = o->cols - 1;
+	cells = xcalloc((size_t)o->cols + 1, sizeof *cells);
+	draw_axis(t, o, y0 - 1, lw);
+	if (o->sel < o->top)
+		o->top = o->sel;
+	if (o->sel >= o->top + nvis)
+		o->top = o->sel - nvis + 1;
+	for (i = 0; i < nvis && o->top + i < (int)o->nrows; i++) {
+		int rank = o->rows[o->top + i], y = y0 + i, sel = o->top + i == o->sel;
+		const struct rankstate *rs = incident_rank(in, rank);
+		enum theme_role rr = tui_rank_role(rs->role);
+
+		if (lw >= 16 && rs->host) {
+			/* the end of a host name tells nodes apart: gpu-a01, gpu-a02 */
+			size_t hl = strlen(rs->host);
+
+			snprintf(lab, sizeof lab, "%c%5d %-9.9s", sel ? '>' : ' ', rank,
+			    hl > 9 ? rs->host + hl - 9 : rs->host);
+		}
+		else
+			snprintf(lab, sizeof lab, "%c%5d ", sel ? '>' : ' ', rank);
+		tui_puts(t, y, 0, lw, lab, sel && o->focus == 0 ? TR_SELECTION :
+		    rs->role == RR_INITIATING || rs->role == RR_SUSPECT ? rr : TR_NORMAL);
+		timeline_row(in, rank, &o->tv, cells);
+		for (c = 0; c < o->cols; c++) {
+			chtype a = tui_attr(t, cell_role(cells[c]));
+
+			if (sel && c == o->col && o->focus == 0)
+				a = tui_attr(t, TR_SELECTION);
+			attrset(a);
+			if (t->utf8)
+				mvaddstr(y, lw + c, glyph_utf8[cells[c]]);
+			else
+				mvaddch(y, lw + c, (chtype)glyph_ascii[cells[c]]);
+		}
+		attrset(A_NORMAL);
+		annotation(t, rank, ann, sizeof ann);
+		tui_puts(t, y, lw + o->cols + 1, aw, ann, rr);
+	}
+	free(cells);
+}
+
+static void
+draw_compact(struct tui *t, struct overview *o, int y0, int nvis)
+{
+	const struct incident *in = t->run->incident;
+	static const char glyph[] = "oX~?.";	/* healthy initiating collateral suspect silent */
+	int per = COLS - 8, i, y, sel = -1;
+	char lab[160];
+
+	if (per < 10)
+		per = 10;
+	tui_rule(t, y0 - 1, "ranks (one cell each: X initiating  ? suspect  ~ collateral  . silent  o healthy)");
+	if (o->sel / per < o->top)
+		o->top = o->sel / per;
+	if (o->sel / per >= o->top + nvis - 1)
+		o->top = o->sel / per - nvis + 2;
+	for (y = 0; y < nvis - 1; y++) {
+		int row = o->top + y;
+
+		if (row * per >= (int)o->nrows)
+			break;
+		snprintf(lab, sizeof lab, "%6d ", o->rows[row * per]);
+		tui_puts(t, y0 + y, 0, 7, lab, TR_DIM);
+		for (i = 0; i < per && row * per + i < (int)o->nrows; i++) {
+			int idx = row * per + i, rank = o->rows[idx];
+			const struct rankstate *rs = incident_rank(in, rank);
+			chtype a = tui_attr(t, idx == o->sel ? TR_SELECTION : tui_rank_role(rs->role));
+
+			if (idx == o->sel)
+				sel = rank;
+			attrset(a);
+			mvaddch(y0 + y, 7 + i, (chtype)glyph[rs->role]);
+		}
+	}
+	attrset(A_NORMAL);
+	if (sel >= 0) {
+		const struct rankstate *rs = incident_rank(in, sel);
+
+		annotation(t, sel, lab, 80);
+		snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "  rank %d, %lu lines%s%s",
+		    sel, rs->lines, rs->why ? ": " : "", rs->why ? rs->why : "");
+		tui_puts(t, y0 + nvis - 1, 1, COLS - 2, lab, tui_rank_role(rs->role));
+	}
+}
+
+static int
+diag_rows(void)
+{
+	return LINES >= 40 ? 6 : LINES >= 24 ? 3 : 1;
+}
+
+static void
+draw_diagnoses(struct tui *t, struct overview *o, int y0, int n)
+{
+	const struct analysis *an = t->an;
+	int i, x;
+	char line[256];
+
+	tui_rule(t, y0, "diagnoses");
+	if (an->ndiags == 0) {
+		tui_puts(t, y0 + 1, 2, COLS - 4, "no encyclopedia entry matched", TR_DIM);
+		return;
+	}
+	if (o->dsel >= (int)an->ndiags)
+		o->dsel = (int)an->ndiags - 1;
+	for (i = 0; i < n && i < (int)an->ndiags; i++) {
+		int idx = o->dsel >= n ? o->dsel - n + 1 + i : i;
+		const struct diagnosis *d = &an->diags[idx];
+		int sel = idx == o->dsel && o->focus == 1, y = y0 + 1 + i;
+		int idw = COLS >= 100 ? 26 : 24;
+
+		if (idx >= (int)an->ndiags)
+			break;
+		if (sel)
+			tui_fill(t, y, 0, COLS, TR_SELECTION);
+		snprintf(line, sizeof line, "%2d  %-*.*s ", idx + 1, idw, idw, d->entry->id);
+		x = tui_puts(t, y, 1, COLS - 2, line, sel ? TR_SELECTION : TR_TITLE);
+		snprintf(line, sizeof line, "%.2f ", d->score);
+		x += tui_puts(t, y, 1 + x, COLS - 2 - x, line, sel ? TR_SELECTION : TR_NORMAL);
+		x += tui_puts(t, y, 1 + x, 9, d->entry->severity,
+		    sel ? TR_SELECTION : tui_severity_role(d->entry->severity));
+		x = x < 40 ? 40 : x;
+		if (d->owns_initiating)
+			snprintf(line, sizeof line, "%s", d->entry->title);
+		else
+			snprintf(line, sizeof line, "%s (%zu rank%s)", d->entry->title, d->ranks,
+			    d->ranks == 1 ? "" : "s");
+		tui_puts(t, y, 1 + x, COLS - 2 - x, line, sel ? TR_SELECTION : TR_NORMAL);
+	}
+}
+
+static int
+rows_visible(void)
+{
+	int n = LINES - 4 - 1 - (diag_rows() + 1);
+
+	return n < 1 ? 1 : n;
+}
+
+static void
+overview_draw(struct tui *t, struct view *v)
+{
+	struct overview *o = v->data;
+	int nvis = rows_visible();
+
+	draw_header(t);
+	draw_verdict(t);
+	if (o->compact)
+		draw_compact(t, o, 4, nvis);
+	else
+		draw_rows(t, o, 4, nvis);
+	draw_diagnoses(t, o, 4 + nvis, diag_rows());
+}
+
+/* --- keys ------------------------------------------------------------------ */
+
+static void
+select_rank(struct overview *o, int rank)
+{
+	size_t i;
+
+	for (i = 0; i < o->nrows; i++)
+		if (o->rows[i] == rank) {
+			o->sel = (int)i;
+			return;
+		}
+}
+
+static void
+jump_first(struct tui *t, struct overview *o)
+{
+	const struct event *ev = t->an->initiating;
+	int rank = ev ? ev->rank : t->an->nsuspects ? t->an->suspects[0].rank : -1;
+
+	if (rank < 0) {
+		tui_message(t, 0, "no failure to jump to");
+		return;
+	}
+	if (o->filter != FILTER_ALL) {
+		o->filter = FILTER_ALL;
+		build_rows(t, o);
+	}
+	select_rank(o, rank);
+	o->focus = 0;
+	if (ev != NULL && (ev->ts.flags & STAMP_TIME)) {
+		int c = timeline_col(&o->tv, ev->ts.sec);
+
+		o->col = c < 0 ? 0 : c >= o->cols ? o->cols - 1 : c;
+	}
+	tui_message(t, 0, "rank %d: %s", rank, ev ? ev->sig->entry->title : t->an->suspects[0].reason);
+}
+
+static void
+search_rows(struct tui *t, struct overview *o, const char *q, int dir)
+{
+	const struct incident *in = t->run->incident;
+	char *end;
+	long r = strtol(q, &end, 10);
+	size_t k;
+
+	if (*q && *end == '\0') {
+		select_rank(o, (int)r);
+		if (o->rows[o->sel] != (int)r)
+			tui_message(t, 1, "rank %ld is not shown (filter: %s)", r, filter_names[o->filter]);
+		return;
+	}
+	for (k = 1; k <= o->nrows; k++) {
+		int idx = (int)((o->sel + (dir > 0 ? (int)k : (int)o->nrows - (int)k)) % (int)o->nrows);
+		const struct rankstate *rs = incident_rank(in, o->rows[idx]);
+		char ann[128];
+
+		annotation(t, o->rows[idx], ann, sizeof ann);
+		if (strcasestr(ann, q) || (rs->host && strcasestr(rs->host, q)) ||
+		    strcasestr(rank_role_name(rs->role), q)) {
+			o->sel = idx;
+			return;
+		}
+	}
+	tui_message(t, 1, "no rank matches '%s'", q);
+}
+
+static int
+overview_key(struct tui *t, struct view *v, enum action a, int code)
+{
+	struct overview *o = v->data;
+	int nvis = rows_visible(), per = COLS - 8, step = o->compact ? per : 1;
+	char *q;
+
+	(void)code;
+	if (o->nrows == 0 && a != ACT_FILTER && a != ACT_OPEN && a != ACT_TAB)
+		return HR_UNHANDLED;
+	switch (a) {
+	case ACT_UP:
+		if (o->focus == 1)
+			o->dsel = o->dsel > 0 ? o->dsel - 1 : 0;
+		else
+			o->sel = o->sel - step >= 0 ? o->sel - step : 0;
+		return HR_REDRAW;
+	case ACT_DOWN:
+		if (o->focus == 1)
+			o->dsel = o->dsel + 1 < (int)t->an->ndiags ? o->dsel + 1 : o->dsel;
+		else
+			o->sel = o->sel + step < (int)o->nrows ? o->sel + step : (int)o->nrows - 1;
+		return HR_REDRAW;
+	case ACT_LEFT:
+		if (o->compact)
+			o->sel = o->sel > 0 ? o->sel - 1 : 0;
+		else if (o->col > 0)
+			o->col--;
+		else if (!o->fitted || o->tv.t0 > t->run->incident->first.sec) {
+			o->fitted = 0;
+			o->tv.t0 -= o->tv.span / 4;
+		}
+		return HR_REDRAW;
+	case ACT_RIGHT:
+		if (o->compact)
+			o->sel = o->sel + 1 < (int)o->nrows ? o->sel + 1 : o->sel;
+		else if (o->col + 1 < o->cols)
+			o->col++;
+		else if (!o->fitted) {
+			o->tv.t0 += o->tv.span / 4;
+		}
+		return HR_REDRAW;
+	case ACT_PGUP:
+		o->sel = o->sel - nvis * step > 0 ? o->sel - nvis * step : 0;
+		return HR_REDRAW;
+	case ACT_PGDN:
+		o->sel = o->sel + nvis * step < (int)o->nrows ? o->sel + nvis * step : (int)o->nrows - 1;
+		return HR_REDRAW;
+	case ACT_TOP:
+		o->sel = 0;
+		o->col = 0;
+		return HR_REDRAW;
+	case ACT_BOTTOM:
+		o->sel = (int)o->nrows - 1;
+		return HR_REDRAW;
+	case ACT_TAB:
+		o->focus = !o->focus;
+		return HR_REDRAW;
+	case ACT_ZOOMIN:
+	case ACT_ZOOMOUT:
+		if (o->compact)
+			return HR_NONE;
+		o->fitted = 0;
+		timeline_zoom(t->run->incident, &o->tv, o->col, a == ACT_ZOOMIN ? 0.5 : 2.0);
+		if (a == ACT_ZOOMOUT && o->tv.span >= t->run->incident->last.sec -
+		    t->run->incident->first.sec + 1) {
+			o->fitted = 1;
+			timeline_fit(t->run->incident, o->cols, &o->tv);
+		}
+		return HR_REDRAW;
+	case ACT_FIRST:
+		jump_first(t, o);
+		return HR_REDRAW;
+	case ACT_FILTER:
+		o->filter = (o->filter + 1) % FILTER__COUNT;
+		build_rows(t, o);
+		tui_message(t, 0, "showing %s (%zu)", filter_names[o->filter], o->nrows);
+		return HR_REDRAW;
+	case ACT_SORT:
+		o->sort_auto = 0;
+		o->sort = (o->sort + 1) % SORT__COUNT;
+		build_rows(t, o);
+		tui_message(t, 0, "sorted %s", sort_names[o->sort]);
+		return HR_REDRAW;
+	case ACT_COMPACT:
+		o->compact = !o->compact;
+		o->top = 0;
+		return HR_REDRAW;
+	case ACT_SEARCH:
+		if ((q = tui_prompt(t, "rank, host or role: ", NULL)) != NULL) {
+			free(t->last_search);
+			t->last_search = q;
+			search_rows(t, o, q, 1);
+		}
+		return HR_REDRAW;
+	case ACT_NEXT:
+	case ACT_PREV:
+		if (t->last_search)
+			search_rows(t, o, t->last_search, a == ACT_NEXT ? 1 : -1);
+		return HR_REDRAW;
+	case ACT_MERGE:
+		tui_push(t, &log_ops, log_new(t, -1, o->fitted && o->col == 0 ? 0 :
+		    timeline_time(&o->tv, o->col), NULL, 0));
+		return HR_REDRAW;
+	case ACT_OPEN:
+		if (o->focus == 1) {
+			if (t->an->ndiags > 0)
+				tui_push(t, &entry_ops, entry_new(t, t->an->diags[o->dsel].entry));
+		} else if (o->nrows > 0)
+			tui_push(t, &log_ops, log_new(t, o->rows[o->sel], o->compact ? 0 :
+			    timeline_time(&o->tv, o->col), NULL, 0));
+		return HR_REDRAW;
+	default:
+		return HR_UNHANDLED;
+	}
+}
+
+const struct view_ops overview_ops = {
+	.name = "overview",
+	.draw = overview_draw,
+	.key = overview_key,
+	.release = overview_release,
+	.update = overview_update,
+	.hints = "Enter open  Tab diagnoses  f first failure  +/- zoom  F filter  s sort  c compact  b encyclopedia  ? help  q quit",
+};
