@@ -99,6 +99,8 @@ incident_free(struct incident *in)
 	for (i = 0; i < in->nevents; i++)
 		event_free(in->events[i]);
 	free(in->events);
+	free(in->byrank);
+	free(in->rankstart);
 	free(in);
 }
 
@@ -901,14 +903,54 @@ attribute_by_gpu(struct incident *in)
 
 /* --- analysis --------------------------------------------------------- */
 
+/* Group event indices by rank (counting sort), so that per-rank questions
+ * cost that rank's events, not all of them. */
+static void
+index_by_rank(struct incident *in)
+{
+	size_t i, n = in->nranks + 2;
+
+	free(in->byrank);
+	free(in->rankstart);
+	in->byrank = xmalloc(sizeof *in->byrank * (in->nevents + 1));
+	in->rankstart = xcalloc(n + 1, sizeof *in->rankstart);
+	for (i = 0; i < in->nevents; i++)
+		in->rankstart[(size_t)(in->events[i]->rank + 1) + 1]++;
+	for (i = 1; i <= n; i++)
+		in->rankstart[i] += in->rankstart[i - 1];
+	for (i = 0; i < in->nevents; i++) {
+		size_t r = (size_t)(in->events[i]->rank + 1);
+
+		in->byrank[in->rankstart[r]++] = i;
+	}
+	for (i = n; i > 0; i--)
+		in->rankstart[i] = in->rankstart[i - 1];
+	in->rankstart[0] = 0;
+}
+
+/* The events of a rank: in->events[in->byrank[*lo .. *hi)]. */
+static void
+rank_events(const struct incident *in, int rank, size_t *lo, size_t *hi)
+{
+	size_t r = (size_t)(rank + 1);
+
+	if (in->rankstart == NULL || rank + 1 < 0 || r + 1 > in->nranks + 1) {
+		*lo = *hi = 0;
+		return;
+	}
+	*lo = in->rankstart[r];
+	*hi = in->rankstart[r + 1];
+}
+
 static const struct event *
 first_of_rank(const struct incident *in, int rank, int (*want)(const struct event *))
 {
 	const struct event *best = NULL;
-	size_t i;
+	size_t i, lo, hi;
 
-	for (i = 0; i < in->nevents; i++) {
-		const struct event *ev = in->events[i];
+	rank_events(in, rank, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct event *ev = in->events[in->byrank[i]];
 
 		if (ev->rank != rank || !want(ev))
 			continue;
@@ -941,13 +983,14 @@ static const struct event *
 first_failure_of_rank(const struct incident *in, int rank)
 {
 	const struct event *first = first_of_rank(in, rank, want_initiating), *best;
-	size_t i;
+	size_t i, lo, hi;
 
 	if (first == NULL || !(first->ts.flags & STAMP_TIME))
 		return first;
 	best = first;
-	for (i = 0; i < in->nevents; i++) {
-		const struct event *ev = in->events[i];
+	rank_events(in, rank, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct event *ev = in->events[in->byrank[i]];
 
 		if (ev->rank != rank || role_of(ev) != ROLE_INITIATING ||
 		    time_quality(ev) != time_quality(first) || !(ev->ts.flags & STAMP_TIME))
@@ -1221,6 +1264,7 @@ incident_analyse(struct incident *in)
 			}
 	}
 	attribute_by_gpu(in);
+	index_by_rank(in);
 	an->world = (int)in->nranks;
 	active = incident_active_ranks(in);
 

@@ -125,6 +125,8 @@ struct incident {
 	int			  rank_fact, host_fact, exit_fact;
 	struct analysis		  an;
 	int			  analysed;
+	size_t			 *byrank;	/* analysis scratch: event indices grouped by rank */
+	size_t			 *rankstart;	/* [rank + 1] -> start in byrank; [0] unattributed */
 };
 
 struct incident	*incident_new(const struct rulebook *rb);

@@ -748,10 +748,17 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		n -= l;
 		any_prefix = 1;
 	}
-	if (!any_prefix && n > 12) {
-		/* "...it/s][rank2]:[E1229 ..." glued after a progress bar. */
-		const char *q = memmem(p + 1, n - 1, "[rank", 5);
+	if (!any_prefix && n > 12 && memchr(p, '|', n) != NULL) {
+		/* "...it/s][rank2]:[E1229 ..." glued after a progress bar (a bar
+		 * always has a '|', a cheap test before the search). */
+		const char *q = NULL, *b = p;
 
+		/* "][rank": look at each ']' (few per line) */
+		while ((b = memchr(b + 1, ']', (size_t)(p + n - b - 1))) != NULL)
+			if (p + n - b > 6 && memcmp(b + 1, "[rank", 5) == 0) {
+				q = b + 1;
+				break;
+			}
 		if (q != NULL) {
 			size_t off = (size_t)(q - p);
 			struct peeled tmp = { -1, -1, -1, -1, 0 };

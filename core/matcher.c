@@ -12,13 +12,38 @@
 #define GRAM_SIZE	(1u << GRAM_BITS)
 #define HASH_BITS	12
 #define MAX_STEP	8
+#define SHORT_FRAG	8	/* shorter literals would slow the sampled scan */
 
 struct frag {
 	unsigned char	*s;	/* folded (short ones: lower case when icase) */
 	size_t		 len;
 	size_t		 sig;
 	int		 icase;
+	size_t		 rare;	/* short ones: the offset of the byte memchr looks for */
 };
+
+/* How common a byte is in logs, roughly (higher: more common): lower-case
+ * letters by English frequency, then digits, spaces and the punctuation of
+ * timestamps and paths; capitals and other punctuation are rare. The
+ * rarest byte of a short literal is the one memchr looks for. */
+static int
+commonness(unsigned char c)
+{
+	static const char order[] = "etaoinsrhldcumfpgwybvkxjqz";
+	const char *p;
+
+	if (c == ' ' || (c >= '0' && c <= '9'))
+		return 40;
+	if (c == ':' || c == '.' || c == '/' || c == '_' || c == '-' || c == ',')
+		return 30;
+	if (c >= 'a' && c <= 'z' && (p = strchr(order, c)) != NULL)
+		return 29 - (int)(p - order);
+	if (c == '=' || c == '[' || c == ']' || c == '(' || c == ')')
+		return 10;
+	if (c >= 'A' && c <= 'Z')
+		return 8;
+	return 1;
+}
 
 struct gram {
 	uint32_t	 key;
@@ -35,6 +60,15 @@ struct matcher {
 	size_t			 ngrams;
 	int32_t			 heads[1u << HASH_BITS];
 	uint64_t		 bitmap[GRAM_SIZE / 64];
+	struct reqs {
+		struct frag	*v;
+		size_t		 n;
+	}			*req;		/* distinct requires lists */
+	size_t			 nreq;
+	int			*reqof;		/* per signature: its list, -1 */
+	signed char		*reqseen;	/* per list, this line: -1 unknown, 0, 1 */
+	struct frag		*shorts;	/* fragments under SHORT_FRAG: searched whole */
+	size_t			 nshorts;
 	size_t			*always;	/* signatures with no fragment */
 	size_t			 nalways;
 	int			 step;
@@ -262,10 +296,35 @@ matcher_fragments(const char *pattern, char ***out)
 
 /* --- building ----------------------------------------------------------- */
 
-/* Every fragment goes into the gram table, folded to ASCII lower case. The
- * sampling stride is set by the shortest fragment (a fragment of L bytes
- * allows a stride of L - 3), so one short literal slows every line a
- * little: --check-rules warns about them. */
+static int short_found(const struct frag *f, const char *t, size_t n);
+
+static void
+short_init(struct frag *f, const char *lit, int icase)
+{
+	size_t i, len = strlen(lit);
+
+	f->len = len;
+	f->icase = icase;
+	f->s = (unsigned char *)xstrdup(lit);
+	f->rare = 0;
+	for (i = 0; i < len; i++) {
+		if (icase && f->s[i] >= 'A' && f->s[i] <= 'Z')
+			f->s[i] += 32;
+		/* a letter cannot be looked for ignoring case with one memchr */
+		if (icase && f->s[i] >= 'a' && f->s[i] <= 'z')
+			continue;
+		if (commonness(f->s[i]) < commonness(f->s[f->rare]) ||
+		    (icase && f->s[f->rare] >= 'a' && f->s[f->rare] <= 'z'))
+			f->rare = i;
+	}
+}
+
+/* Fragments of SHORT_FRAG bytes or more go into the gram table, folded to
+ * ASCII lower case; the sampling stride is set by the shortest of them (a
+ * fragment of L bytes allows a stride of L - 3). Shorter fragments would
+ * make the stride small for every line: each is searched for whole
+ * instead (memmem, or ignoring case for a case-insensitive pattern), which
+ * costs one fast pass per short fragment. */
 static void
 add_frag(struct matcher *m, const char *lit, size_t sig, int icase,
     size_t *cap, size_t *scap)
@@ -273,10 +332,17 @@ add_frag(struct matcher *m, const char *lit, size_t sig, int icase,
 	struct frag *f;
 	size_t i, len = strlen(lit);
 
-	(void)icase;
-	(void)scap;
 	if (len < 4)
 		return;
+	if (len < SHORT_FRAG) {
+		XGROW(m->shorts, *scap, m->nshorts + 1);
+		f = &m->shorts[m->nshorts++];
+		f->len = len;
+		f->sig = sig;
+		f->icase = icase;
+		short_init(f, lit, icase);
+		return;
+	}
 	XGROW(m->frags, *cap, m->nfrags + 1);
 	f = &m->frags[m->nfrags++];
 	f->len = len;
@@ -299,7 +365,7 @@ matcher_new(const struct rulebook *rb)
 	for (i = 0; i < rb->nsigs; i++) {
 		const struct signature *s = rb->sigs[i];
 		char **lits = NULL;
-		size_t nl, before = m->nfrags;
+		size_t nl, before = m->nfrags + m->nshorts;
 		uint32_t opts = 0;
 		int icase;
 
@@ -325,7 +391,7 @@ matcher_new(const struct rulebook *rb)
 			}
 			free(lits);
 		}
-		if (m->nfrags > before)
+		if (m->nfrags + m->nshorts > before)
 			has[i] = 1;
 	}
 	for (i = 0; i < m->nfrags; i++)
@@ -355,6 +421,38 @@ matcher_new(const struct rulebook *rb)
 			m->bitmap[h >> 6] |= 1ull << (h & 63);
 		}
 	}
+	/* requires lists, shared between signatures that have the same one */
+	m->req = xcalloc(rb->nsigs + 1, sizeof *m->req);
+	m->reqof = xmalloc(sizeof *m->reqof * (rb->nsigs + 1));
+	for (i = 0; i < rb->nsigs; i++) {
+		const struct strlist *r = &rb->sigs[i]->requires;
+		size_t g, k;
+
+		m->reqof[i] = -1;
+		if (r->n == 0)
+			continue;
+		for (g = 0; g < i; g++) {
+			const struct strlist *o = &rb->sigs[g]->requires;
+
+			if (o->n != r->n || m->reqof[g] < 0)
+				continue;
+			for (k = 0; k < r->n && strcmp(o->v[k], r->v[k]) == 0; k++)
+				;
+			if (k == r->n)
+				break;
+		}
+		if (g < i) {
+			m->reqof[i] = m->reqof[g];
+			continue;
+		}
+		m->reqof[i] = (int)m->nreq;
+		m->req[m->nreq].v = xcalloc(r->n + 1, sizeof *m->req[m->nreq].v);
+		for (j = 0; j < r->n; j++)
+			if (strlen(r->v[j]) > 0)
+				short_init(&m->req[m->nreq].v[m->req[m->nreq].n++], r->v[j], 1);
+		m->nreq++;
+	}
+	m->reqseen = xmalloc(m->nreq + 1);
 	m->always = xcalloc(rb->nsigs + 1, sizeof *m->always);
 	for (i = 0; i < rb->nsigs; i++)
 		if (!has[i] && rb->sigs[i]->re != NULL)
@@ -383,6 +481,19 @@ matcher_free(struct matcher *m)
 	for (i = 0; i < m->nfrags; i++)
 		free(m->frags[i].s);
 	free(m->frags);
+	for (i = 0; i < m->nshorts; i++)
+		free(m->shorts[i].s);
+	free(m->shorts);
+	for (i = 0; i < m->nreq; i++) {
+		size_t k;
+
+		for (k = 0; k < m->req[i].n; k++)
+			free(m->req[i].v[k].s);
+		free(m->req[i].v);
+	}
+	free(m->req);
+	free(m->reqof);
+	free(m->reqseen);
 
 	free(m->grams);
 	free(m->always);
@@ -393,6 +504,12 @@ matcher_free(struct matcher *m)
 	if (m->jstack != NULL)
 		pcre2_jit_stack_free(m->jstack);
 	free(m);
+}
+
+size_t
+matcher_short_fragments(const struct matcher *m)
+{
+	return m->nshorts;
 }
 
 size_t
@@ -460,6 +577,47 @@ candidate(struct matcher *m, const unsigned char *t, size_t len, size_t i,
 	}
 }
 
+/* Does the short fragment f occur in t[0..n)? memchr finds its rarest byte
+ * (fast, vectorised, no set-up cost worth the name), then the bytes around
+ * it are compared; for a case-insensitive fragment, letters compare folded. */
+static int
+short_at(const struct frag *f, const unsigned char *s)
+{
+	size_t i;
+
+	for (i = 0; i < f->len; i++) {
+		int c = s[i];
+
+		if (f->icase && c >= 'A' && c <= 'Z')
+			c += 32;
+		if (c != f->s[i])
+			return 0;
+	}
+	return 1;
+}
+
+static int
+short_found(const struct frag *f, const char *t, size_t n)
+{
+	const char *p, *end, *q;
+	int c = f->s[f->rare], passes, k;
+
+	if (n < f->len)
+		return 0;
+	/* a case-insensitive letter is looked for in both cases */
+	passes = f->icase && c >= 'a' && c <= 'z' ? 2 : 1;
+	for (k = 0; k < passes; k++, c -= 32) {
+		p = t + f->rare;
+		end = t + n - (f->len - f->rare - 1);
+		while (p < end && (q = memchr(p, c, (size_t)(end - p))) != NULL) {
+			if (short_at(f, (const unsigned char *)q - f->rare))
+				return 1;
+			p = q + 1;
+		}
+	}
+	return 0;
+}
+
 static int
 size_cmp(const void *a, const void *b)
 {
@@ -468,12 +626,58 @@ size_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* One of a requires list in the line? One memchr pass per distinct rare
+ * byte; at each hit, every literal of the list with that rare byte. */
 static int
-run_one(struct matcher *m, size_t si, const char *msg, size_t msglen,
-    match_fn fn, void *arg)
+req_found(const struct reqs *r, const char *t, size_t n)
+{
+	unsigned char done[256];
+	size_t i, k;
+
+	memset(done, 0, sizeof done);
+	for (i = 0; i < r->n; i++) {
+		unsigned char c = r->v[i].s[r->v[i].rare];
+		const char *p = t, *q;
+
+		if (done[c] || (c >= 'a' && c <= 'z'))
+			continue;	/* letters: see below */
+		done[c] = 1;
+		while ((q = memchr(p, c, (size_t)(t + n - p))) != NULL) {
+			for (k = i; k < r->n; k++) {
+				const struct frag *f = &r->v[k];
+
+				if (f->s[f->rare] == c && (size_t)(q - t) >= f->rare &&
+				    (size_t)(q - t) - f->rare + f->len <= n &&
+				    short_at(f, (const unsigned char *)q - f->rare))
+					return 1;
+			}
+			p = q + 1;
+		}
+	}
+	for (i = 0; i < r->n; i++)
+		if (r->v[i].s[r->v[i].rare] >= 'a' && r->v[i].s[r->v[i].rare] <= 'z' &&
+		    short_found(&r->v[i], t, n))
+			return 1;
+	return 0;
+}
+
+static int
+run_one(struct matcher *m, size_t si, const char *line, size_t linelen,
+    const char *msg, size_t msglen, match_fn fn, void *arg)
 {
 	const struct signature *s = m->rb->sigs[si];
 	int rc;
+	size_t k;
+
+	if (m->reqof[si] >= 0) {
+		int g = m->reqof[si];
+
+		if (m->reqseen[g] < 0)
+			m->reqseen[g] = (signed char)req_found(&m->req[g], line, linelen);
+		if (!m->reqseen[g])
+			return 0;
+	}
+	(void)k;
 
 	rc = pcre2_match(s->re, (PCRE2_SPTR)msg, msglen, 0, 0, m->md, m->mctx);
 	if (rc >= 0) {
@@ -496,6 +700,8 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 	size_t i, j, found = 0;
 
 	m->ncand = 0;
+	if (m->nreq > 0)
+		memset(m->reqseen, 0xff, m->nreq);
 	if (m->nfrags > 0 && linelen >= 4) {
 		size_t last = linelen - 4;
 
@@ -506,6 +712,14 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 				candidate(m, t, linelen, i, k);
 		}
 	}
+	for (j = 0; j < m->nshorts; j++) {
+		const struct frag *f = &m->shorts[j];
+
+		if (!m->cand[f->sig] && short_found(f, line, linelen)) {
+			m->cand[f->sig] = 1;
+			m->candlist[m->ncand++] = f->sig;
+		}
+	}
 	if (m->ncand == 0 && m->nalways == 0)
 		return 0;
 	/* Signatures in rulebook order, so results never depend on hashing. */
@@ -514,7 +728,7 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 			m->candlist[m->ncand++] = m->always[j];
 	qsort(m->candlist, m->ncand, sizeof *m->candlist, size_cmp);
 	for (j = 0; j < m->ncand; j++) {
-		found += (size_t)run_one(m, m->candlist[j], msg, msglen, fn, arg);
+		found += (size_t)run_one(m, m->candlist[j], line, linelen, msg, msglen, fn, arg);
 		m->cand[m->candlist[j]] = 0;
 	}
 	m->ncand = 0;

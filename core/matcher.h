@@ -1,7 +1,8 @@
 /* matcher.h: run every signature of a rulebook over a line, fast.
  * A prefilter looks up, in one pass over the line, a literal fragment of
  * every signature at once (4-byte grams in a bitmap, ASCII case folded,
- * sampled every `step` bytes where all fragments are long enough); only the
+ * sampled every `step` bytes: the shortest fragment of 8 bytes or more sets
+ * the step; shorter ones are each searched for whole); only the
  * signatures whose fragment occurs run their PCRE2 (JIT) regex, with match
  * and depth limits so no pattern can hang the program. */
 #ifndef RW_MATCHER_H
@@ -35,6 +36,8 @@ const struct signature *matcher_take_error(struct matcher *m, int *code);
 size_t		 matcher_fragments(const char *pattern, char ***out);
 /* Signatures that run on every line (no fragment). */
 size_t		 matcher_unfiltered(const struct matcher *m);
+/* Literals under 8 bytes, each searched for whole in every line. */
+size_t		 matcher_short_fragments(const struct matcher *m);
 int		 matcher_step(const struct matcher *m);
 /* The signature with the shortest fragment (which sets the stride). */
 const struct signature *matcher_shortest(const struct matcher *m, const char **lit,

@@ -60,6 +60,7 @@ signature_release(struct signature *s)
 	free(s->pattern);
 	free(s->message);
 	strlist_free(&s->prefilter);
+	strlist_free(&s->requires);
 	strlist_free(&s->examples);
 	strlist_free(&s->counterexamples);
 	pcre2_code_free(s->re);
@@ -425,6 +426,8 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 			strlist_of(c, v, "prefilter", &s->prefilter);
 		else if (strcmp(key, "message") == 0)
 			set_scalar(c, v, "message", &s->message);
+		else if (strcmp(key, "requires") == 0)
+			strlist_of(c, v, "requires", &s->requires);
 		else if (strcmp(key, "weight") == 0)
 			s->weight = number_of(c, v, "weight");
 		else if (strcmp(key, "examples") == 0)

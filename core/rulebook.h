@@ -54,6 +54,7 @@ struct signature {
 	char		*message;	/* the message in words, for overviews */
 	double		 weight;
 	struct strlist	 prefilter;	/* literals given in the file */
+	struct strlist	 requires;	/* one of these must be in the line too (any case) */
 	struct strlist	 examples;
 	struct strlist	 counterexamples;
 	unsigned long	 line;		/* where it is defined */

@@ -99,6 +99,7 @@ rulecheck_run(const struct rulebook *rb, int strict, struct notes *ns,
 		}
 	}
 	st->step = matcher_step(m);
+	st->shorts = matcher_short_fragments(m);
 	{
 		const char *lit = NULL;
 

@@ -15,6 +15,7 @@ struct rulecheck_stats {
 	size_t	failures;
 	size_t	unfiltered;	/* signatures the prefilter cannot narrow */
 	int	step;		/* the prefilter's stride */
+	size_t	shorts;		/* literals under 8 bytes, searched whole */
 	const struct signature *shortest;	/* whose literal sets the stride */
 	char	*shortest_lit;	/* allocated; the caller frees it */
 	size_t	shortest_len;

@@ -186,9 +186,10 @@ do_check(char **dirs, size_t ndirs)
 	    st.entries, st.signatures, st.conditions, st.examples,
 	    st.counterexamples, st.unfiltered, st.unfiltered == 1 ? "" : "s");
 	if (st.shortest != NULL)
-		printf("prefilter stride %d: the shortest literal is \"%s\" (%zu bytes) of %s; "
-		    "literals of 11 bytes or more allow the fastest stride, 8\n", st.step,
-		    st.shortest_lit, st.shortest_len, st.shortest->fullid);
+		printf("prefilter stride %d (set by \"%s\", %zu bytes, of %s; 11 bytes or more "
+		    "allow 8); %zu literal%s under 8 bytes searched whole in every line\n", st.step,
+		    st.shortest_lit, st.shortest_len, st.shortest->fullid, st.shorts,
+		    st.shorts == 1 ? "" : "s");
 	free(st.shortest_lit);
 	if (load_errors + st.failures > 0)
 		printf("%zu problem%s\n", load_errors + st.failures,
