@@ -10,7 +10,7 @@
 #include "line.h"
 #include "rulebook.h"
 
-#define EVENT_TEXT_MAX	400
+#define EVENT_TEXT_MAX	256
 #define FACT_VALUE_MAX	120
 
 struct fact {

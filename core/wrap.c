@@ -112,15 +112,21 @@ wrap_row(const char *const *cells, const int *widths, size_t ncols,
 			rows = parts[i].n;
 	}
 	for (r = 0; r < rows; r++) {
+		size_t last = 0;
+
+		/* the row ends with its last non-empty cell: no dangling separator */
+		for (i = 0; i < ncols; i++)
+			if (r < parts[i].n && parts[i].v[r][0] != '\0')
+				last = i;
 		buf_clear(&b);
-		for (i = 0; i < ncols; i++) {
+		for (i = 0; i <= last; i++) {
 			const char *t = r < parts[i].n ? parts[i].v[r] : "";
 			size_t c = wrap_cells(t, strlen(t));
 
 			if (i > 0)
 				buf_adds(&b, sep);
 			buf_adds(&b, t);
-			if (i + 1 < ncols)
+			if (i < last)
 				while (c++ < (size_t)widths[i])
 					buf_addc(&b, ' ');
 		}
