@@ -89,6 +89,10 @@ keys f g ]
 check "] jumps to the next matched line" wait_for f "slurm-90211.out:1374"
 keys f q
 check "q goes back to the overview" wait_for f "diagnoses"
+# a mouse click (xterm SGR report) on the fourth rank row selects it
+T send-keys -t f -l "$(printf '\033[<0;3;8M\033[<0;3;8m')"
+sleep 0.4
+check "a click selects the rank row under it" sh -c 'tmux -S "$1" capture-pane -t f -p | sed -n 8p | grep -q "^>"' _ "$SOCK"
 
 # 4. The checklist: tick a step, quit, reopen, the tick is kept.
 start c 100 30 samples/silent-rank-hang

@@ -577,6 +577,8 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
+	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(300);
 	t.colors = has_colors() && getenv("NO_COLOR") == NULL;
 	if (t.colors) {
 		start_color();
@@ -642,6 +644,15 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 			clear();
 			redraw = 1;
 			continue;
+		}
+		if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
+			if (getmouse(&t.mouse) != OK)
+				continue;
+			/* the wheel scrolls every view */
+			if (t.mouse.bstate & BUTTON4_PRESSED)
+				ch = KEY_UP;
+			else if (t.mouse.bstate & BUTTON5_PRESSED)
+				ch = KEY_DOWN;
 		}
 		{
 			int code = (int)ch;

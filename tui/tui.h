@@ -56,7 +56,14 @@ struct tui {
 	char			 message[512];	/* shown once in the status line */
 	int			 message_error;
 	char			*last_search;
+	MEVENT			 mouse;		/* the last mouse event, for code KEY_MOUSE */
 };
+
+/* Mouse: a click selects, a double click opens, the wheel scrolls. Views
+ * get code KEY_MOUSE with t->mouse filled; this turns the wheel into
+ * ACT_UP / ACT_DOWN and a double click into ACT_OPEN after a select. */
+#define MOUSE_CLICK(t)	((t)->mouse.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))
+#define MOUSE_DOUBLE(t)	((t)->mouse.bstate & BUTTON1_DOUBLE_CLICKED)
 
 /* tui.c */
 int	tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,

@@ -439,10 +439,20 @@ page_key(struct tui *t, struct view *v, enum action a, int code)
 {
 	struct page *p = v->data;
 	int nvis = LINES - 2;
-	struct row *r = p->nrows ? &p->rows[p->sel] : NULL;
+	struct row *r;
 	char *q;
 
-	(void)code;
+	if (code == KEY_MOUSE) {
+		int y = t->mouse.y;
+
+		if (y < 1 || p->top + y - 1 >= (int)p->nrows)
+			return HR_NONE;
+		p->sel = p->top + y - 1;
+		if (!MOUSE_DOUBLE(t))
+			return HR_REDRAW;
+		a = ACT_OPEN;
+	}
+	r = p->nrows ? &p->rows[p->sel] : NULL;
 	switch (a) {
 	case ACT_UP:
 		if (p->sel > 0)

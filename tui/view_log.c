@@ -331,7 +331,15 @@ log_key(struct tui *t, struct view *v, enum action a, int code)
 	int nvis = visible();
 	char *q;
 
-	(void)code;
+	if (code == KEY_MOUSE) {
+		int y = t->mouse.y;
+
+		if (y >= 1 && lv->top + y - 1 < (int)lv->n) {
+			lv->follow = 0;
+			lv->sel = lv->top + y - 1;
+		}
+		return HR_REDRAW;
+	}
 	switch (a) {
 	case ACT_UP:
 		lv->follow = 0;

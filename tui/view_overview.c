@@ -553,7 +553,24 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 	int nvis = rows_visible(), per = COLS - 8, step = o->compact ? per : 1;
 	char *q;
 
-	(void)code;
+	if (code == KEY_MOUSE) {
+		int y = t->mouse.y, x = t->mouse.x, lw = label_width(t);
+		int dy0 = 4 + nvis + 1;
+
+		if (!o->compact && y >= 4 && y < 4 + nvis && o->top + (y - 4) < (int)o->nrows) {
+			o->focus = 0;
+			o->sel = o->top + (y - 4);
+			if (x >= lw && x < lw + o->cols)
+				o->col = x - lw;
+		} else if (y >= dy0 && y < dy0 + diag_rows() && y - dy0 < (int)t->an->ndiags) {
+			o->focus = 1;
+			o->dsel = y - dy0;
+		} else
+			return HR_NONE;
+		if (!MOUSE_DOUBLE(t))
+			return HR_REDRAW;
+		a = ACT_OPEN;
+	}
 	if (o->nrows == 0 && a != ACT_FILTER && a != ACT_OPEN && a != ACT_TAB)
 		return HR_UNHANDLED;
 	switch (a) {
