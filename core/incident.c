@@ -1140,38 +1140,42 @@ static void
 build_diagnoses(struct incident *in, struct analysis *an)
 {
 	const struct rulebook *rb = in->rb;
-	size_t i, j, k;
-	unsigned char *rr = xcalloc(in->nranks + 2, 1);
+	size_t i, j, k, nr = in->nranks + 1;
+	const struct event **first = xcalloc(rb->nsigs + 1, sizeof *first);
+	size_t *entry_of = xcalloc(rb->nsigs + 1, sizeof *entry_of);
+	unsigned char *rr = xcalloc(rb->nentries * nr + 1, 1);	/* entry x rank: role bits */
 
+	/* One pass over the events: each signature's first event, and which
+	 * ranks each entry's events came from, by role. */
+	for (i = 0; i < rb->nentries; i++)
+		for (j = 0; j < rb->entries[i]->nsigs; j++)
+			entry_of[rb->entries[i]->sigs[j].index] = i;
+	for (k = 0; k < in->nevents; k++) {
+		const struct event *ev = in->events[k];
+		size_t si = ev->sig->index;
+
+		if (first[si] == NULL || event_cmp_time(ev, first[si]) < 0)
+			first[si] = ev;
+		if (ev->rank >= 0 && (size_t)ev->rank < in->nranks)
+			rr[entry_of[si] * nr + (size_t)ev->rank] |= (unsigned char)(1 << ev->sig->role);
+	}
 	an->diags = xcalloc(rb->nentries + 1, sizeof *an->diags);
 	for (i = 0; i < rb->nentries; i++) {
 		const struct entry *e = rb->entries[i];
 		struct diagnosis d;
 		int strong = 0, unmet_required = 0, any = 0, own_failure = 0;
+		const unsigned char *er = rr + i * nr;
 
 		memset(&d, 0, sizeof d);
 		d.entry = e;
 		d.evidence_events = xcalloc(e->nsigs + 1, sizeof *d.evidence_events);
 		d.conds = xcalloc(e->nconds + 1, sizeof *d.conds);
-		memset(rr, 0, in->nranks + 2);
 		for (j = 0; j < e->nsigs; j++) {
 			const struct signature *s = &e->sigs[j];
-			const struct event *first = NULL;
 
-			for (k = 0; k < in->nevents; k++) {
-				const struct event *ev = in->events[k];
-
-				if (ev->sig != s)
-					continue;
-				if (first == NULL || event_cmp_time(ev, first) < 0)
-					first = ev;
-				if (ev->rank >= 0 && !(rr[ev->rank] & (1 << s->role))) {
-					rr[ev->rank] |= (unsigned char)(1 << s->role);
-				}
-			}
-			if (first == NULL)
+			if (first[s->index] == NULL)
 				continue;
-			d.evidence_events[d.nevidence++] = first;
+			d.evidence_events[d.nevidence++] = first[s->index];
 			d.evidence += s->weight;
 			if (s->role == ROLE_INITIATING || s->role == ROLE_SYMPTOM)
 				strong = 1;
@@ -1203,11 +1207,11 @@ build_diagnoses(struct incident *in, struct analysis *an)
 			d.evidence += 4;
 		}
 		for (k = 0; k < in->nranks; k++)
-			if (rr[k]) {
+			if (er[k]) {
 				d.ranks++;
-				if (rr[k] & (1 << ROLE_INITIATING))
+				if (er[k] & (1 << ROLE_INITIATING))
 					d.ranks_initiating++;
-				if (rr[k] & (1 << ROLE_COLLATERAL))
+				if (er[k] & (1 << ROLE_COLLATERAL))
 					d.ranks_collateral++;
 			}
 		/* A required condition stands in for a failure line; when the
@@ -1224,6 +1228,8 @@ build_diagnoses(struct incident *in, struct analysis *an)
 		an->diags[an->ndiags++] = d;
 	}
 	free(rr);
+	free(first);
+	free(entry_of);
 	qsort(an->diags, an->ndiags, sizeof *an->diags, diag_cmp);
 }
 

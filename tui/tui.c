@@ -542,6 +542,7 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	struct notes ns;
 	char *key, *dir;
 	int res, quit = 0, redraw = 1, more = 1;
+	long every = ANALYSE_EVERY;
 	struct timespec last, now;
 	size_t i;
 
@@ -618,9 +619,19 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 			t.dirty = 1;
 			clock_gettime(CLOCK_MONOTONIC, &now);
 			if (!more || (now.tv_sec - last.tv_sec) * 1000 +
-			    (now.tv_nsec - last.tv_nsec) / 1000000 >= ANALYSE_EVERY) {
+			    (now.tv_nsec - last.tv_nsec) / 1000000 >= every) {
+				struct timespec a0, a1;
+
 				t.loading = more;
+				clock_gettime(CLOCK_MONOTONIC, &a0);
 				tui_analyse(&t);
+				clock_gettime(CLOCK_MONOTONIC, &a1);
+				/* analysis may cost more with thousands of ranks: keep
+				 * it under a tenth of the loading time */
+				every = ((a1.tv_sec - a0.tv_sec) * 1000 +
+				    (a1.tv_nsec - a0.tv_nsec) / 1000000) * 10;
+				if (every < ANALYSE_EVERY)
+					every = ANALYSE_EVERY;
 				for (i = 0; i < (size_t)t.depth; i++)
 					if (t.stack[i].ops->update)
 						t.stack[i].ops->update(&t, &t.stack[i]);

@@ -223,6 +223,8 @@ draw_verdict(struct tui *t)
 	int x;
 
 	x = tui_puts(t, 1, 1, COLS - 1, word[an->verdict], role[an->verdict]);
+	if (t->loading)
+		x += tui_puts(t, 1, 1 + x, 10, " so far", TR_DIM);
 	x += 3;
 	if (an->initiating != NULL && an->initiating->rank >= 0) {
 		stamp_format(&an->initiating->ts, 0, when, sizeof when);
