@@ -87,6 +87,10 @@ keys f / "OutOfMemoryError" Enter
 check "/ search: the position moves to the match" wait_for f "slurm-90211.out:1374"
 keys f g ]
 check "] jumps to the next matched line" wait_for f "slurm-90211.out:1374"
+keys f F "Traceback" Enter
+check "F filters the log to the lines with a word" wait_for f "1 of 90 lines contain 'Traceback'"
+keys f F C-u Enter
+check "... an empty filter shows them all" wait_for f " rank 11  90 lines"
 keys f q
 check "q goes back to the overview" wait_for f "diagnoses"
 # a mouse click (xterm SGR report) on the fourth rank row selects it
@@ -163,7 +167,8 @@ keys o Q
 # 8. SIGTERM and SIGINT restore the terminal.
 start k 80 24 samples/oom-collateral
 wait_for k "finished" >/dev/null
-pkill -TERM -f "rankwatch samples/oom-collateral"
+# only our own rankwatch: the child of this pane's shell
+pkill -TERM -P "$(T list-panes -t k -F '#{pane_pid}')" -f rankwatch
 check "SIGTERM: exits with a status" wait_for k "EXIT=130"
 check "... and the terminal echoes again" wait_for k "echo"
 

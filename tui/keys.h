@@ -26,7 +26,7 @@
 	X(TAB,      "Tab",         "switch between timeline and diagnoses", '\t', 0)	\
 	X(ZOOMIN,   "+ =",         "zoom in on time",                  '+', '=', 0)	\
 	X(ZOOMOUT,  "-",           "zoom out",                         '-', 0)	\
-	X(FILTER,   "F",           "filter rows: all, with events, not healthy", 'F', 0)	\
+	X(FILTER,   "F",           "filter: ranks shown (overview), lines shown (log)", 'F', 0)	\
 	X(SORT,     "s",           "sort rows: by rank, by role, by first event", 's', 0)	\
 	X(COMPACT,  "c",           "compact grid, one character per rank", 'c', 0)	\
 	X(NEXTEV,   "] }",         "next matched line",                ']', '}', 0)	\

@@ -34,6 +34,9 @@ struct logview {
 	int		 follow;
 	int		 truncated;
 	char		*search;
+	char		*filter;	/* show only lines containing it (like less's &) */
+	struct logline	*all;		/* the unfiltered lines while a filter is on */
+	size_t		 nall;
 };
 
 struct collect {
@@ -180,7 +183,9 @@ log_release(struct view *v)
 	struct logview *lv = v->data;
 
 	free(lv->v);
+	free(lv->all);
 	free(lv->search);
+	free(lv->filter);
 	free(lv);
 }
 
@@ -192,6 +197,8 @@ log_update(struct tui *t, struct view *v)
 
 	if (!lv->follow && !at_end)
 		return;
+	if (lv->filter != NULL)
+		return;		/* a filtered view stays as it is */
 	load(t, lv);
 	if (lv->follow && lv->n > 0)
 		lv->sel = (int)lv->n - 1;
@@ -241,11 +248,13 @@ log_draw(struct tui *t, struct view *v)
 	int i, nvis = visible(), x;
 
 	if (lv->rank >= 0)
-		snprintf(title, sizeof title, " rank %d  %zu lines%s", lv->rank, lv->n,
-		    lv->follow ? "  following" : "");
+		snprintf(title, sizeof title, " rank %d  %zu lines%s%s%s", lv->rank, lv->n,
+		    lv->follow ? "  following" : "", lv->filter ? "  filter: " : "",
+		    lv->filter ? lv->filter : "");
 	else
-		snprintf(title, sizeof title, " all ranks merged by time  %zu lines%s", lv->n,
-		    lv->follow ? "  following" : "");
+		snprintf(title, sizeof title, " all ranks merged by time  %zu lines%s%s%s", lv->n,
+		    lv->follow ? "  following" : "", lv->filter ? "  filter: " : "",
+		    lv->filter ? lv->filter : "");
 	tui_fill(t, 0, 0, COLS, TR_HEADER);
 	tui_puts(t, 0, 0, COLS, title, TR_HEADER);
 	if (lv->n == 0) {
@@ -324,6 +333,47 @@ find(struct tui *t, struct logview *lv, int dir, int events)
 	}
 }
 
+/* Keep only the lines that contain the filter text (any case); an empty
+ * filter shows every line again. The selection stays on its line when
+ * that line is kept. */
+static void
+apply_filter(struct tui *t, struct logview *lv, char *q)
+{
+	size_t i, n = 0;
+	uint64_t keep_off = lv->n ? lv->v[lv->sel].off : 0;
+	uint32_t keep_src = lv->n ? lv->v[lv->sel].src : 0;
+
+	if (lv->all == NULL) {
+		lv->all = lv->v;
+		lv->nall = lv->n;
+		lv->v = NULL;
+	} else
+		free(lv->v);
+	free(lv->filter);
+	lv->filter = q && *q ? q : NULL;
+	if (lv->filter == NULL) {
+		free(q);
+		lv->v = lv->all;
+		lv->n = lv->cap = lv->nall;
+		lv->all = NULL;
+	} else {
+		lv->v = xcalloc(lv->nall + 1, sizeof *lv->v);
+		for (i = 0; i < lv->nall; i++)
+			if (matches(t, &lv->all[i], lv->filter))
+				lv->v[n++] = lv->all[i];
+		lv->n = lv->cap = n;
+	}
+	lv->sel = lv->top = 0;
+	for (i = 0; i < lv->n; i++)
+		if (lv->v[i].src == keep_src && lv->v[i].off >= keep_off) {
+			lv->sel = (int)i;
+			break;
+		}
+	if (lv->filter)
+		tui_message(t, 0, "%zu of %zu lines contain '%s' (F and an empty filter show all)",
+		    lv->n, lv->nall, lv->filter);
+}
+
 static int
 log_key(struct tui *t, struct view *v, enum action a, int code)
 {
@@ -391,6 +441,11 @@ log_key(struct tui *t, struct view *v, enum action a, int code)
 	case ACT_PREVEV:
 		find(t, lv, a == ACT_NEXTEV ? 1 : -1, 1);
 		return HR_REDRAW;
+	case ACT_FILTER:
+		q = tui_prompt(t, "filter (lines containing): ", lv->filter);
+		if (q != NULL)
+			apply_filter(t, lv, q);
+		return HR_REDRAW;
 	case ACT_FOLLOW:
 		lv->follow = !lv->follow;
 		if (lv->follow && lv->n > 0)
@@ -414,5 +469,5 @@ const struct view_ops log_ops = {
 	.key = log_key,
 	.release = log_release,
 	.update = log_update,
-	.hints = "/ search  n/N next/prev  ]/[ matched lines  f first  P follow  h/l scroll  q back  ? help",
+	.hints = "/ search  n/N next/prev  F filter  ]/[ matched lines  f first  P follow  h/l scroll  q back",
 };

@@ -339,11 +339,16 @@ draw_rows(struct tui *t, struct overview *o, int y0, int nvis)
 		enum theme_role rr = tui_rank_role(rs->role);
 
 		if (lw >= 16 && rs->host) {
-			/* the end of a host name tells nodes apart: gpu-a01, gpu-a02 */
+			/* the end of a host name tells nodes apart: gpu-a01, gpu-a02;
+			 * named once per group of rows on the same node */
 			size_t hl = strlen(rs->host);
+			const struct rankstate *prev = o->top + i > 0 ?
+			    incident_rank(in, o->rows[o->top + i - 1]) : NULL;
+			int same = i > 0 && prev != NULL && prev->host != NULL &&
+			    strcmp(prev->host, rs->host) == 0;
 
 			snprintf(lab, sizeof lab, "%c%5d %-9.9s", sel ? '>' : ' ', rank,
-			    hl > 9 ? rs->host + hl - 9 : rs->host);
+			    same ? "" : hl > 9 ? rs->host + hl - 9 : rs->host);
 		}
 		else
 			snprintf(lab, sizeof lab, "%c%5d ", sel ? '>' : ' ', rank);
