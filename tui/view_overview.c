@@ -201,6 +201,10 @@ draw_header(struct tui *t)
 		    incident_active_ranks(in), dot, t->run->nsources,
 		    t->run->nsources == 1 ? "" : "s", dot, sz, dot, a, dash, b, dot);
 		if ((int)strlen(right) + (int)strlen(pct) + 24 > COLS)
+			snprintf(right, sizeof right, "%zu ranks%s%zu file%s%s%s%s",
+			    incident_active_ranks(in), dot, t->run->nsources,
+			    t->run->nsources == 1 ? "" : "s", dot, sz, dot);
+		if ((int)strlen(right) + (int)strlen(pct) + 24 > COLS)
 			snprintf(right, sizeof right, "%zu ranks%s", incident_active_ranks(in), dot);
 		strncat(right, pct, sizeof right - strlen(right) - 1);
 		rw = (int)wrap_cells(right, strlen(right));
@@ -238,7 +242,8 @@ draw_verdict(struct tui *t)
 	else
 		snprintf(line, sizeof line, "no failure, no stall");
 	x += tui_puts(t, 1, x, COLS - x, line, TR_TITLE);
-	snprintf(line, sizeof line, "  %s %s confidence", t->utf8 ? "\xc2\xb7" : "-", an->confidence);
+	snprintf(line, sizeof line, COLS - x >= 20 ? "  %s %s confidence" : "  %s %s",
+	    t->utf8 ? "\xc2\xb7" : "-", an->confidence);
 	x += tui_puts(t, 1, x, COLS - x, line, TR_NORMAL);
 	if (an->role_count[RR_COLLATERAL] > 0) {
 		snprintf(line, sizeof line, "  %s %zu collateral", t->utf8 ? "\xc2\xb7" : "-",
@@ -347,8 +352,8 @@ draw_rows(struct tui *t, struct overview *o, int y0, int nvis)
 			int same = i > 0 && prev != NULL && prev->host != NULL &&
 			    strcmp(prev->host, rs->host) == 0;
 
-			snprintf(lab, sizeof lab, "%c%5d %-9.9s", sel ? '>' : ' ', rank,
-			    same ? "" : hl > 9 ? rs->host + hl - 9 : rs->host);
+			snprintf(lab, sizeof lab, "%c%5d %-8.8s ", sel ? '>' : ' ', rank,
+			    same ? "" : hl > 8 ? rs->host + hl - 8 : rs->host);
 		}
 		else
 			snprintf(lab, sizeof lab, "%c%5d ", sel ? '>' : ' ', rank);
@@ -451,8 +456,9 @@ draw_diagnoses(struct tui *t, struct overview *o, int y0, int n)
 		x = tui_puts(t, y, 1, COLS - 2, line, sel ? TR_SELECTION : TR_TITLE);
 		snprintf(line, sizeof line, "%.2f ", d->score);
 		x += tui_puts(t, y, 1 + x, COLS - 2 - x, line, sel ? TR_SELECTION : TR_NORMAL);
-		x += tui_puts(t, y, 1 + x, 9, d->entry->severity,
+		tui_puts(t, y, 1 + x, 9, d->entry->severity,
 		    sel ? TR_SELECTION : tui_severity_role(d->entry->severity));
+		x += 9;
 		x = x < 40 ? 40 : x;
 		if (d->owns_initiating)
 			snprintf(line, sizeof line, "%s", d->entry->title);
