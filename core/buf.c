@@ -192,3 +192,16 @@ buf_add_json(struct buf *b, const char *p, size_t n)
 		}
 	}
 }
+
+void
+buf_format_bytes(uint64_t n, char *out, size_t len)
+{
+	if (n >= 1ull << 30)
+		snprintf(out, len, "%.1f GiB", (double)n / (double)(1ull << 30));
+	else if (n >= 1ull << 20)
+		snprintf(out, len, "%.1f MiB", (double)n / (double)(1ull << 20));
+	else if (n >= 1024)
+		snprintf(out, len, "%.1f KiB", (double)n / 1024.0);
+	else
+		snprintf(out, len, "%llu B", (unsigned long long)n);
+}

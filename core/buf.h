@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct buf {
 	char	*s;
@@ -29,6 +30,8 @@ void	 buf_add_safe(struct buf *b, const char *p, size_t n);
 /* Append p[0..n) as the inside of a JSON string (invalid UTF-8 -> U+FFFD). */
 void	 buf_add_json(struct buf *b, const char *p, size_t n);
 
+/* "213.4 KiB", "1.0 GiB" into out. */
+void	 buf_format_bytes(uint64_t n, char *out, size_t len);
 /* Length of the valid UTF-8 sequence at p (1-4), or 0 when it is invalid. */
 size_t	 utf8_seqlen(const unsigned char *p, size_t n);
 

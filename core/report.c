@@ -26,18 +26,6 @@ fmt_time(const struct stamp *s, int date, char *out, size_t len)
 	stamp_format(s, date, out, len);
 }
 
-static void
-fmt_bytes(uint64_t n, char *out, size_t len)
-{
-	if (n >= 1ull << 30)
-		snprintf(out, len, "%.1f GiB", (double)n / (double)(1ull << 30));
-	else if (n >= 1ull << 20)
-		snprintf(out, len, "%.1f MiB", (double)n / (double)(1ull << 20));
-	else if (n >= 1024)
-		snprintf(out, len, "%.1f KiB", (double)n / 1024.0);
-	else
-		snprintf(out, len, "%llu B", (unsigned long long)n);
-}
 
 static const char *
 time_note(const struct stamp *s)
@@ -121,7 +109,7 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 
 	fmt_time(&in->first, 1, t1, sizeof t1);
 	fmt_time(&in->last, 1, t2, sizeof t2);
-	fmt_bytes(in->bytes, sz, sizeof sz);
+	buf_format_bytes(in->bytes, sz, sizeof sz);
 	buf_printf(b, "Run: %zu file%s (%s), %zu rank%s, %lu lines, %s, %s - %s\n\n",
 	    r->nsources, r->nsources == 1 ? "" : "s", r->layout,
 	    incident_active_ranks(in), incident_active_ranks(in) == 1 ? "" : "s",
@@ -452,7 +440,7 @@ render_markdown(struct run *r, const struct analysis *an, struct buf *b)
 	buf_adds(b, ".\n\n");
 	fmt_time(&in->first, 1, t1, sizeof t1);
 	fmt_time(&in->last, 1, t2, sizeof t2);
-	fmt_bytes(in->bytes, sz, sizeof sz);
+	buf_format_bytes(in->bytes, sz, sizeof sz);
 	buf_printf(b, "**Run:** %zu files (%s), %zu ranks, %lu lines, %s, %s to %s\n\n",
 	    r->nsources, r->layout, incident_active_ranks(in), in->lines, sz, t1, t2);
 	if (an->initiating != NULL) {

@@ -40,7 +40,7 @@ cond_test_name(enum cond_test t)
 
 /* --- memory ------------------------------------------------------------- */
 
-static void
+void
 strlist_free(struct strlist *l)
 {
 	size_t i;

@@ -43,6 +43,9 @@ struct strlist {
 	size_t	  n;
 };
 
+/* Free the strings and the array; the list is empty after. */
+void	strlist_free(struct strlist *l);
+
 struct entry;
 
 struct signature {

@@ -145,11 +145,5 @@ wrap_row(const char *const *cells, const int *widths, size_t ncols,
 void
 wrap_free(struct strlist *l)
 {
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
+	strlist_free(l);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "timeline.h"
 #include "tui.h"
 #include "wrap.h"
@@ -160,16 +161,6 @@ overview_update(struct tui *t, struct view *v)
 
 /* --- drawing ------------------------------------------------------------ */
 
-static void
-fmt_size(uint64_t n, char *out, size_t len)
-{
-	if (n >= 1ull << 30)
-		snprintf(out, len, "%.1f GiB", (double)n / (double)(1ull << 30));
-	else if (n >= 1ull << 20)
-		snprintf(out, len, "%.1f MiB", (double)n / (double)(1ull << 20));
-	else
-		snprintf(out, len, "%.0f KiB", (double)n / 1024.0);
-}
 
 static void
 draw_header(struct tui *t)
@@ -181,7 +172,7 @@ draw_header(struct tui *t)
 
 	for (i = 0; i < t->run->nsources; i++)
 		total += t->run->sources[i]->bytes;
-	fmt_size(in->bytes, sz, sizeof sz);
+	buf_format_bytes(in->bytes, sz, sizeof sz);
 	stamp_format(&in->first, 1, a, sizeof a);
 	stamp_format(&in->last, 0, b, sizeof b);
 	if (t->loading)
