@@ -801,7 +801,6 @@ suspect_add(struct scoreboard *sb, int rank, double score, const char *why)
 }
 
 static const struct incident *sort_in;
-static const double *sort_score;
 
 static int
 suspect_cmp(const void *a, const void *b)
@@ -1388,7 +1387,6 @@ incident_analyse(struct incident *in)
 	for (i = 0; i < sb.n; i++)
 		buf_release(&sb.why[i]);
 	sort_in = in;
-	sort_score = sb.score;
 	qsort(an->suspects, an->nsuspects, sizeof *an->suspects, suspect_cmp);
 
 	/* 4. Verdict. */

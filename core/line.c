@@ -132,7 +132,7 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 	if (p[0] == '[') {
 		/* PyTorch [rankN]: (C++ logger: no space; excepthook: a space) */
 		if (starts(p, n, "[rank") && (d = number(p + 5, n - 5, 7, &v)) != 0 &&
-		    5 + d + 1 < n + 1 && starts(p + 5 + d, n - 5 - d, "]:")) {
+		    starts(p + 5 + d, n - 5 - d, "]:")) {
 			i = 5 + d + 2;
 			pl->prefix_rank = (int)v;
 			if (i < n && p[i] == ' ')

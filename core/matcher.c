@@ -667,7 +667,6 @@ run_one(struct matcher *m, size_t si, const char *line, size_t linelen,
 {
 	const struct signature *s = m->rb->sigs[si];
 	int rc;
-	size_t k;
 
 	if (m->reqof[si] >= 0) {
 		int g = m->reqof[si];
@@ -677,7 +676,6 @@ run_one(struct matcher *m, size_t si, const char *line, size_t linelen,
 		if (!m->reqseen[g])
 			return 0;
 	}
-	(void)k;
 
 	rc = pcre2_match(s->re, (PCRE2_SPTR)msg, msglen, 0, 0, m->md, m->mctx);
 	if (rc >= 0) {

@@ -226,11 +226,19 @@ ticks_save(const struct ticks *t, char **why)
 		buf_addc(&b, '\n');
 	}
 	tmp = xasprintf("%s.tmp.%ld", t->path, (long)getpid());
-	if ((fp = fopen(tmp, "w")) == NULL || fwrite(b.s, 1, b.len, fp) != b.len ||
-	    fclose(fp) != 0 || rename(tmp, t->path) != 0) {
+	if ((fp = fopen(tmp, "w")) == NULL)
+		rc = -1;
+	else {
+		if (fwrite(b.s, 1, b.len, fp) != b.len)
+			rc = -1;
+		if (fclose(fp) != 0)
+			rc = -1;
+	}
+	if (rc == 0 && rename(tmp, t->path) != 0)
+		rc = -1;
+	if (rc != 0) {
 		*why = xasprintf("cannot write %s: %s", t->path, strerror(errno));
 		unlink(tmp);
-		rc = -1;
 	}
 	free(tmp);
 	buf_release(&b);

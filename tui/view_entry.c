@@ -253,7 +253,6 @@ build_entry(struct tui *t, struct page *p)
 		heading(p, "Environment variables");
 		for (i = 0; i < e->nenv; i++) {
 			add(p, e->env[i].name, TR_NORMAL, ROW_TEXT, 0);
-			p->rows[p->nrows - 1].text[0] = p->rows[p->nrows - 1].text[0];
 			add_wrapped(p, e->env[i].shows, "      ", "      ", TR_DIM, ROW_TEXT, 0);
 		}
 	}
