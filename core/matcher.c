@@ -20,6 +20,7 @@ struct frag {
 	size_t		 sig;
 	int		 icase;
 	size_t		 rare;	/* short ones: the offset of the byte memchr looks for */
+	size_t		 win;	/* long ones: first of the `step` gram offsets indexed */
 };
 
 /* How common a byte is in logs, roughly (higher: more common): lower-case
@@ -298,6 +299,45 @@ matcher_fragments(const char *pattern, char ***out)
 
 static int short_found(const struct frag *f, const char *t, size_t n);
 
+
+/* (Re)build the gram index: each long fragment contributes the grams at
+ * offsets win .. win + step - 1. Any `step` consecutive offsets find every
+ * occurrence (the scan visits one position in each residue class), so the
+ * window can be chosen where the grams are rare (matcher_tune). */
+static void
+index_grams(struct matcher *m)
+{
+	size_t i, j, gcap = 0;
+
+	free(m->grams);
+	m->grams = NULL;
+	m->ngrams = 0;
+	memset(m->bitmap, 0, sizeof m->bitmap);
+	for (i = 0; i < (1u << HASH_BITS); i++)
+		m->heads[i] = -1;
+	for (i = 0; i < m->nfrags; i++) {
+		struct frag *f = &m->frags[i];
+
+		if (f->win + (size_t)m->step + 3 > f->len)
+			f->win = 0;
+		for (j = f->win; j < f->win + (size_t)m->step && j + 4 <= f->len; j++) {
+			struct gram *g;
+			uint32_t k = fold4(f->s + j), h;
+
+			XGROW(m->grams, gcap, m->ngrams + 1);
+			g = &m->grams[m->ngrams];
+			g->key = k;
+			g->frag = (uint32_t)i;
+			g->off = (uint32_t)j;
+			h = gram_hash(k, HASH_BITS);
+			g->next = m->heads[h];
+			m->heads[h] = (int32_t)m->ngrams++;
+			h = gram_hash(k, GRAM_BITS);
+			m->bitmap[h >> 6] |= 1ull << (h & 63);
+		}
+	}
+}
+
 static void
 short_init(struct frag *f, const char *lit, int icase)
 {
@@ -357,7 +397,7 @@ struct matcher *
 matcher_new(const struct rulebook *rb)
 {
 	struct matcher *m = xcalloc(1, sizeof *m);
-	size_t i, j, fcap = 0, gcap = 0, scap = 0, minlen = MAX_STEP + 3;
+	size_t i, j, fcap = 0, scap = 0, minlen = MAX_STEP + 3;
 	unsigned maxgroups = 0;
 	unsigned char *has = xcalloc(rb->nsigs + 1, 1);
 
@@ -404,23 +444,7 @@ matcher_new(const struct rulebook *rb)
 		m->step = 1;
 	for (i = 0; i < (1u << HASH_BITS); i++)
 		m->heads[i] = -1;
-	for (i = 0; i < m->nfrags; i++) {
-		for (j = 0; j < (size_t)m->step && j + 4 <= m->frags[i].len; j++) {
-			struct gram *g;
-			uint32_t k = fold4(m->frags[i].s + j), h;
-
-			XGROW(m->grams, gcap, m->ngrams + 1);
-			g = &m->grams[m->ngrams];
-			g->key = k;
-			g->frag = (uint32_t)i;
-			g->off = (uint32_t)j;
-			h = gram_hash(k, HASH_BITS);
-			g->next = m->heads[h];
-			m->heads[h] = (int32_t)m->ngrams++;
-			h = gram_hash(k, GRAM_BITS);
-			m->bitmap[h >> 6] |= 1ull << (h & 63);
-		}
-	}
+	index_grams(m);
 	/* requires lists, shared between signatures that have the same one */
 	m->req = xcalloc(rb->nsigs + 1, sizeof *m->req);
 	m->reqof = xmalloc(sizeof *m->reqof * (rb->nsigs + 1));
@@ -484,6 +508,7 @@ matcher_free(struct matcher *m)
 	for (i = 0; i < m->nshorts; i++)
 		free(m->shorts[i].s);
 	free(m->shorts);
+
 	for (i = 0; i < m->nreq; i++) {
 		size_t k;
 
@@ -504,6 +529,63 @@ matcher_free(struct matcher *m)
 	if (m->jstack != NULL)
 		pcre2_jit_stack_free(m->jstack);
 	free(m);
+}
+
+void
+matcher_tune(struct matcher *m, const char *sample, size_t n)
+{
+	uint16_t *count;
+	uint32_t bytes[256];
+	size_t i, j, w;
+
+	if (n < 64)
+		return;
+	/* how often each (hashed, folded) 4-gram and each byte occur */
+	count = xcalloc(GRAM_SIZE, sizeof *count);
+	memset(bytes, 0, sizeof bytes);
+	for (i = 0; i + 4 <= n; i++) {
+		uint32_t h = gram_hash(fold4((const unsigned char *)sample + i), GRAM_BITS);
+
+		if (count[h] < UINT16_MAX)
+			count[h]++;
+	}
+	for (i = 0; i < n; i++)
+		bytes[(unsigned char)sample[i]]++;
+	/* long fragments: the window of `step` offsets with the rarest grams */
+	for (i = 0; i < m->nfrags; i++) {
+		struct frag *f = &m->frags[i];
+		uint64_t best = UINT64_MAX;
+
+		for (w = 0; w + (size_t)m->step + 3 <= f->len; w++) {
+			uint64_t sum = 0;
+
+			for (j = w; j < w + (size_t)m->step; j++)
+				sum += count[gram_hash(fold4(f->s + j), GRAM_BITS)];
+			if (sum < best) {
+				best = sum;
+				f->win = w;
+			}
+		}
+	}
+	/* short fragments: the rarest byte in this run's logs */
+	for (i = 0; i < m->nshorts; i++) {
+		struct frag *f = &m->shorts[i];
+		uint64_t best = UINT64_MAX;
+
+		for (j = 0; j < f->len; j++) {
+			unsigned char c = f->s[j];
+			uint64_t fr = bytes[c];
+
+			if (f->icase && c >= 'a' && c <= 'z')
+				fr += bytes[c - 32];
+			if (fr < best) {
+				best = fr;
+				f->rare = j;
+			}
+		}
+	}
+	free(count);
+	index_grams(m);
 }
 
 size_t
@@ -618,13 +700,6 @@ short_found(const struct frag *f, const char *t, size_t n)
 	return 0;
 }
 
-static int
-size_cmp(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* One of a requires list in the line? One memchr pass per distinct rare
  * byte; at each hit, every literal of the list with that rare byte. */
@@ -724,7 +799,16 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 	for (j = 0; j < m->nalways; j++)
 		if (!m->cand[m->always[j]])
 			m->candlist[m->ncand++] = m->always[j];
-	qsort(m->candlist, m->ncand, sizeof *m->candlist, size_cmp);
+	/* a handful of candidates: insertion sort */
+	for (j = 1; j < m->ncand; j++) {
+		size_t x = m->candlist[j], k = j;
+
+		while (k > 0 && m->candlist[k - 1] > x) {
+			m->candlist[k] = m->candlist[k - 1];
+			k--;
+		}
+		m->candlist[k] = x;
+	}
 	for (j = 0; j < m->ncand; j++) {
 		found += (size_t)run_one(m, m->candlist[j], line, linelen, msg, msglen, fn, arg);
 		m->cand[m->candlist[j]] = 0;

@@ -22,6 +22,10 @@ typedef void (*match_fn)(void *arg, const struct signature *sig,
 
 struct matcher	*matcher_new(const struct rulebook *rb);
 void		 matcher_free(struct matcher *m);
+/* Tune the prefilter to a sample of this run's logs: index each literal
+ * by its rarest grams, look for each short literal by its rarest byte. The
+ * results never change, only the speed. */
+void		 matcher_tune(struct matcher *m, const char *sample, size_t n);
 /* Prefilter on line (the raw line), regexes on msg (the message part).
  * Returns the number of matches. Errors (match limit) go to notes via
  * matcher_take_error. */

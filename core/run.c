@@ -11,6 +11,8 @@
 #include "run.h"
 #include "xmalloc.h"
 
+#define PROBE_SAMPLE	(1024 * 1024)	/* bytes of the run the prefilter tunes on */
+
 /* Events whose line had no time of its own borrow the previous line's
  * (a lower bound); they wait here for the next line with a time of its
  * own, which bounds them from above, before they go to the incident. */
@@ -98,7 +100,7 @@ run_feed_line(struct run *r, struct source *src, const char *text, size_t len)
 /* The year of year-less lines: take it from a dated line of the same file,
  * or else of any file of the run, before falling back on mtime. */
 static int
-probe_anchor(struct source *src, char *buf, int64_t *anchor)
+probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
 {
 	struct linestate ls;
 	struct line ln;
@@ -114,6 +116,9 @@ probe_anchor(struct source *src, char *buf, int64_t *anchor)
 	close(fd);
 	if (n <= 0)
 		return 0;
+	/* a little of every file, for matcher_tune */
+	if (sample->len < PROBE_SAMPLE)
+		buf_add(sample, buf, (size_t)n < 4096 ? (size_t)n : 4096);
 	linestate_init(&ls, -1, -1, 0);
 	for (p = buf, end = buf + n; p < end; p = nl + 1) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
@@ -137,6 +142,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	size_t i;
 	int64_t run_anchor = 0, a;
 	int have_run_anchor = 0;
+	struct buf sample = BUF_INIT;
 
 	memset(&fl, 0, sizeof fl);
 	notes_init(&r->notes);
@@ -155,7 +161,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 		XGROW(r->sources, r->capsources, r->nsources + 1);
 		s->id = r->nsources;
 		r->sources[r->nsources++] = s;
-		if (probe_anchor(s, r->buf, &a)) {
+		if (probe_anchor(s, r->buf, &a, &sample)) {
 			s->ls.anchor = a;
 			s->ls.anchor_dated = 1;
 			if (!have_run_anchor || a > run_anchor)
@@ -171,6 +177,9 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	foundlist_release(&fl);
 	r->pending = xcalloc(r->nsources + 1, sizeof *r->pending);
 	r->matcher = matcher_new(rb);
+	if (sample.len > 0)
+		matcher_tune(r->matcher, sample.s, sample.len);
+	buf_release(&sample);
 	r->incident = incident_new(rb);
 	if (r->nsources == 0) {
 		*why = xstrdup("no log files found");

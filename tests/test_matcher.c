@@ -102,7 +102,15 @@ test_prefilter_hides_nothing(void **state)
 
 	(void)state;
 	assert_int_equal(matcher_unfiltered(m), 1);	/* f: "ab+c\d{2,}xyz" has no 4-byte literal... */
-	for (iter = 0; iter < 20000; iter++) {
+	for (iter = 0; iter < 40000; iter++) {
+		if (iter == 20000) {
+			/* tuned to a sample, the prefilter must still hide nothing */
+			static const char sample[] = "Watchdog caught collective operation "
+			    "timeout CUDA out of memory NCCL version loss = nan Exception "
+			    "Watchdog Watchdog memory memory of of of caught caught";
+
+			matcher_tune(m, sample, sizeof sample - 1);
+		}
 		struct count c = { { 0 } };
 		size_t len = 0, i;
 		int parts = 1 + (int)((seed = seed * 1103515245 + 12345) >> 16) % 6;
