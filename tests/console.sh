@@ -58,6 +58,17 @@ for truth in "$top_srcdir"/samples/*.truth; do
 		start s "$1" "$2" "samples/$name"
 		check "$name at ${1}x$2: opens with verdict $want" wait_for s " $want "
 		check "$name at ${1}x$2: finished loading" wait_for s "finished"
+		if [ "$1" = 80 ]; then
+			# every screen on every sample: the log at the first failure
+			# (or the first rank), the first diagnosis' entry, the encyclopedia
+			keys s f Enter
+			check "$name: the log view opens" wait_for s " lines"
+			keys s q Tab Enter
+			check "$name: the entry view opens" wait_for s " encyclopedia  "
+			keys s q b
+			check "$name: the encyclopedia opens" wait_for s "33 entries"
+			keys s q
+		fi
 		keys s q
 		check "$name at ${1}x$2: q quits, status 0" wait_for s "EXIT=0"
 		check "$name at ${1}x$2: terminal restored" wait_for s "echo"
@@ -179,4 +190,7 @@ keys m Q
 T kill-session -t m
 T new-session -d -s m -x 80 -y 24 "cd '$top_srcdir' && env NO_COLOR=1 LANG=C TERM=xterm '$RW' samples/oom-collateral; sleep 600"
 check "NO_COLOR and an ASCII locale: drawn with ASCII glyphs" wait_for m "X "
+T kill-session -t m
+T new-session -d -s m -x 80 -y 24 "cd '$top_srcdir' && env LANG=C.UTF-8 TERM=xterm '$RW' samples/oom-collateral; sleep 600"
+check "an 8-colour terminal: the 256-colour theme degrades and draws" wait_for m "INITIATING cuda-oom"
 finish
