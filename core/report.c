@@ -262,6 +262,38 @@ js_event(struct buf *b, const struct rulebook *rb, const struct event *ev)
 	buf_addc(b, '}');
 }
 
+void
+report_event_jsonl(const struct rulebook *rb, const struct event *ev, struct buf *b)
+{
+	buf_adds(b, "{\"type\": \"event\", \"event\": ");
+	js_event(b, rb, ev);
+	buf_adds(b, "}\n");
+}
+
+void
+report_verdict_jsonl(const struct analysis *an, struct buf *b)
+{
+	buf_adds(b, "{\"type\": \"verdict\", \"verdict\": ");
+	js(b, verdict_name(an->verdict));
+	buf_adds(b, ", \"initiating\": ");
+	if (an->initiating != NULL && an->initiating->rank >= 0)
+		buf_printf(b, "%d", an->initiating->rank);
+	else
+		buf_adds(b, "null");
+	buf_adds(b, ", \"suspect\": ");
+	if (an->nsuspects > 0)
+		buf_printf(b, "%d", an->suspects[0].rank);
+	else
+		buf_adds(b, "null");
+	buf_adds(b, ", \"entry\": ");
+	js(b, an->ndiags > 0 ? an->diags[0].entry->id : NULL);
+	buf_adds(b, ", \"confidence\": ");
+	js(b, an->confidence);
+	buf_adds(b, ", \"reason\": ");
+	js(b, an->reason);
+	buf_adds(b, "}\n");
+}
+
 static void
 render_json(struct run *r, const struct analysis *an, struct buf *b)
 {

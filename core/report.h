@@ -16,6 +16,10 @@ struct report_format {
 /* NULL when the name is unknown. */
 const struct report_format *report_format_find(const char *name);
 void	report_render(const struct report_format *f, struct run *r, struct buf *out);
+/* --watch --format jsonl: one line per event, one per verdict change. */
+void	report_event_jsonl(const struct rulebook *rb, const struct event *ev,
+	    struct buf *b);
+void	report_verdict_jsonl(const struct analysis *an, struct buf *b);
 /* Exit status for a report: 0 healthy, 1 failure or hang. */
 int	report_exit_status(const struct analysis *an);
 

@@ -32,6 +32,8 @@ pending_flush(struct run *r, struct source *src, const struct stamp *upper)
 	for (i = 0; i < p->n; i++) {
 		if (upper != NULL)
 			p->v[i]->upper = *upper;
+		if (r->on_event != NULL)
+			r->on_event(r->on_event_arg, p->v[i]);
 		incident_add_event(r->incident, p->v[i]);
 	}
 	p->n = 0;
@@ -57,8 +59,11 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 		if (p->n == PENDING_MAX)
 			pending_flush(fc->r, fc->src, NULL);
 		p->v[p->n++] = ev;
-	} else
+	} else {
+		if (fc->r->on_event != NULL)
+			fc->r->on_event(fc->r->on_event_arg, ev);
 		incident_add_event(fc->r->incident, ev);
+	}
 }
 
 static void
@@ -151,6 +156,11 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	for (i = 0; i < npaths; i++)
 		buf_printf(&t, "%s%s", i ? " " : "", paths[i]);
 	r->title = buf_detach(&t);
+	r->paths = xcalloc(npaths + 1, sizeof *r->paths);
+	for (i = 0; i < npaths; i++)
+		r->paths[i] = xstrdup(paths[i]);
+	r->npaths = npaths;
+	r->all_attempts = opt ? opt->all_attempts : 0;
 	discover(paths, npaths, opt ? opt->all_attempts : 0, &fl, &r->notes);
 	r->layout = fl.layout;
 	for (i = 0; i < fl.n; i++) {
@@ -210,6 +220,9 @@ run_free(struct run *r)
 	notes_release(&r->notes);
 	free(r->buf);
 	free(r->title);
+	for (i = 0; i < r->npaths; i++)
+		free(r->paths[i]);
+	free(r->paths);
 	free(r);
 }
 
@@ -268,6 +281,47 @@ run_scan(struct run *r, int final)
 	while (run_scan_step(r, 0, final))
 		;
 	return r->bytes - before;
+}
+
+static int
+path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t
+run_rediscover(struct run *r)
+{
+	struct foundlist fl;
+	struct notes quiet;
+	char **have = xcalloc(r->nsources + 1, sizeof *have);
+	size_t i, added = 0, n = r->nsources;
+
+	memset(&fl, 0, sizeof fl);
+	notes_init(&quiet);	/* problems were said the first time */
+	for (i = 0; i < n; i++)
+		have[i] = r->sources[i]->path;
+	qsort(have, n, sizeof *have, path_cmp);
+	discover((const char *const *)r->paths, r->npaths, r->all_attempts, &fl, &quiet);
+	for (i = 0; i < fl.n; i++) {
+		struct found *f = &fl.v[i];
+		struct source *s;
+
+		if (f->kind == SOURCE_STDIN || bsearch(&f->path, have, n, sizeof *have, path_cmp))
+			continue;
+		s = source_new(f->path, f->name, f->kind, f->rank, f->node, f->nproc);
+		XGROW(r->sources, r->capsources, r->nsources + 1);
+		s->id = r->nsources;
+		r->sources[r->nsources++] = s;
+		r->pending = xrealloc(r->pending, (r->nsources + 1) * sizeof *r->pending);
+		r->pending[s->id].n = 0;
+		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0, "appeared; reading it");
+		added++;
+	}
+	free(have);
+	foundlist_release(&fl);
+	notes_release(&quiet);
+	return added;
 }
 
 size_t

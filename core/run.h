@@ -18,6 +18,12 @@
 
 struct run {
 	char		 *title;	/* the paths, as given */
+	char		**paths;
+	size_t		  npaths;
+	int		  all_attempts;
+	/* called for every event as it reaches the incident (--watch) */
+	void		(*on_event)(void *arg, const struct event *ev);
+	void		 *on_event_arg;
 	const struct rulebook *rb;
 	struct matcher	 *matcher;
 	struct source	**sources;
@@ -50,6 +56,9 @@ uint64_t	 run_scan(struct run *r, int final);
  * stopped; returns 1 while a pass over the files is unfinished. A console
  * calls this between key presses, so reading never blocks the keyboard. */
 int		 run_scan_step(struct run *r, uint64_t budget, int final);
+/* Look for files that appeared since (a rank that started late, a new
+ * attempt); returns how many were added. */
+size_t		 run_rediscover(struct run *r);
 /* Feed one raw line as if read from src (used by --check-rules and tests). */
 void		 run_feed_line(struct run *r, struct source *src, const char *text,
 		    size_t len);

@@ -237,6 +237,19 @@ read_errorjson(struct source *src, int fd, struct notes *ns,
 	return n;
 }
 
+/* Do the file's first bytes still read as they did? */
+static int
+head_changed(const struct source *src, int fd)
+{
+	unsigned char now[sizeof src->head];
+	ssize_t n;
+
+	if (src->headlen == 0 || src->offset + src->carrylen == 0)
+		return 0;
+	n = pread(fd, now, src->headlen, 0);
+	return n != (ssize_t)src->headlen || memcmp(now, src->head, src->headlen) != 0;
+}
+
 long long
 source_read(struct source *src, char *buf, struct notes *ns,
     source_line_fn fn, void *arg)
@@ -286,12 +299,19 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			src->offset = 0;
 			src->carrylen = 0;
 			src->skipping = 0;
-		} else if ((uint64_t)sb.st_size < src->offset + src->carrylen) {
+			src->lineno = 0;
+			src->headlen = 0;
+		} else if ((uint64_t)sb.st_size < src->offset + src->carrylen ||
+		    head_changed(src, fd)) {
+			/* copytruncate: shorter now, or emptied and written past
+			 * where we were (then its first bytes differ) */
 			notes_add(ns, NOTE_INFO, src->name, 0, 0,
 			    "truncated; reading it again from the top");
 			src->offset = 0;
 			src->carrylen = 0;
 			src->skipping = 0;
+			src->headlen = 0;
+			src->lineno = 0;
 		}
 		src->dev = sb.st_dev;
 		src->ino = sb.st_ino;
@@ -339,6 +359,13 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			src->binary = 1;
 			total += r;
 			break;
+		}
+		if (base < sizeof src->head && src->headlen == base) {
+			size_t k = sizeof src->head - (size_t)base < (size_t)r ?
+			    sizeof src->head - (size_t)base : (size_t)r;
+
+			memcpy(src->head + base, buf, k);
+			src->headlen += k;
 		}
 		if (!src->noted_nul && memchr(buf, '\0', (size_t)r) != NULL) {
 			src->noted_nul = 1;

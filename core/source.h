@@ -45,6 +45,9 @@ struct source {
 	int		 done;		/* read once and nothing can follow (stdin EOF, error.json) */
 	int		 noted_nul;
 	int		 noted_group;
+	unsigned char	 head[64];	/* the file's first bytes: a truncated and
+					 * rewritten file shows other ones */
+	size_t		 headlen;
 	size_t		 id;		/* the owner's index for this source */
 };
 

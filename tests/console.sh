@@ -57,7 +57,7 @@ for truth in "$top_srcdir"/samples/*.truth; do
 		set -- $size
 		start s "$1" "$2" "samples/$name"
 		check "$name at ${1}x$2: opens with verdict $want" wait_for s " $want "
-		check "$name at ${1}x$2: finished loading" wait_for s "finished"
+		check "$name at ${1}x$2: finished loading" wait_for s "following"
 		if [ "$1" = 80 ]; then
 			# every screen on every sample: the log at the first failure
 			# (or the first rank), the first diagnosis' entry, the encyclopedia
@@ -77,18 +77,18 @@ done
 
 # 2. Golden screens: the overview and the entry view of one sample.
 start g 80 24 samples/oom-collateral
-wait_for g "finished" >/dev/null
+wait_for g "following" >/dev/null
 check "overview at 80x24 matches its golden screen" golden g oom-collateral-overview-80x24.txt
 keys g Tab Enter
 wait_for g "encyclopedia  cuda-oom" >/dev/null
 check "entry view at 80x24 matches its golden screen" golden g oom-collateral-entry-80x24.txt
 start g 120 40 samples/fsdp-shape-hang
-wait_for g "finished" >/dev/null
+wait_for g "following" >/dev/null
 check "hang overview at 120x40 matches its golden screen" golden g fsdp-shape-hang-overview-120x40.txt
 
 # 3. The first failure, its log, a search in the log.
 start f 120 40 samples/oom-collateral
-wait_for f "finished" >/dev/null
+wait_for f "following" >/dev/null
 keys f f
 check "f: the status names the first failure" wait_for f "rank 11: CUDA out of memory"
 keys f Enter
@@ -111,7 +111,7 @@ check "a click selects the rank row under it" sh -c 'tmux -S "$1" capture-pane -
 
 # 4. The checklist: tick a step, quit, reopen, the tick is kept.
 start c 100 30 samples/silent-rank-hang
-wait_for c "finished" >/dev/null
+wait_for c "following" >/dev/null
 keys c Tab Enter
 check "Tab Enter opens the first diagnosis" wait_for c "encyclopedia  nccl-watchdog-timeout"
 keys c Tab Space
@@ -122,7 +122,7 @@ check "a adds a note to it" wait_for c "note: checked rank 3 py-spy"
 keys c q q
 check "quits cleanly" wait_for c "EXIT=0"
 start c 100 30 samples/silent-rank-hang
-wait_for c "finished" >/dev/null
+wait_for c "following" >/dev/null
 keys c Tab Enter Tab
 check "reopened: the tick is still there" wait_for c "[x] 1."
 check "... and the note" wait_for c "note: checked rank 3 py-spy"
@@ -130,7 +130,7 @@ keys c Q
 
 # 5. Resizing at any time redraws correctly.
 start r 120 40 samples/fsdp-shape-hang
-wait_for r "finished" >/dev/null
+wait_for r "following" >/dev/null
 T resize-window -t r -x 60 -y 16
 sleep 0.5
 check "shrunk to 60x16: still drawn" wait_for r "HANG"
@@ -148,7 +148,7 @@ mkdir -p "$TMP/esc"
 	echo "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB"
 } > "$TMP/esc/rank0.log"
 start e 100 30 "$TMP/esc"
-wait_for e "finished" >/dev/null
+wait_for e "following" >/dev/null
 keys e f Enter
 check "the escape sequences are shown as text" wait_for e "evil ^[]0;pwned^G^[[2J^[[31mred^[[0m"
 check "... and C1 controls as hex" wait_for e '\xc2'
@@ -157,7 +157,7 @@ keys e Q
 
 # 7. Other screens: help, encyclopedia, error overview, themes, export.
 start o 100 30 samples/nccl-version-mismatch
-wait_for o "finished" >/dev/null
+wait_for o "following" >/dev/null
 keys o ?
 check "? shows the help from the key table" wait_for o "jump to the first failure"
 keys o q b
@@ -177,11 +177,24 @@ keys o Q
 
 # 8. SIGTERM and SIGINT restore the terminal.
 start k 80 24 samples/oom-collateral
-wait_for k "finished" >/dev/null
+wait_for k "following" >/dev/null
 # only our own rankwatch: the child of this pane's shell
 pkill -TERM -P "$(T list-panes -t k -F '#{pane_pid}')" -f rankwatch
 check "SIGTERM: exits with a status" wait_for k "EXIT=130"
 check "... and the terminal echoes again" wait_for k "echo"
+
+# 8b. Live: a line appended while the console is open shows up.
+mkdir -p "$TMP/live"
+echo "[2024-03-02 10:00:00,000] [INFO] [t.py:1:f] step 1" > "$TMP/live/rank0.log"
+echo "[2024-03-02 10:00:00,000] [INFO] [t.py:1:f] step 1" > "$TMP/live/rank1.log"
+start l 100 30 "$TMP/live"
+check "live: opens healthy" wait_for l "HEALTHY"
+echo "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB" >> "$TMP/live/rank1.log"
+check "live: the appended failure turns the verdict" wait_for l "FAILURE"
+check "... naming the rank" wait_for l "rank 1 first"
+echo "[2024-03-02 10:00:01,000] [INFO] [t.py:1:f] step 1" > "$TMP/live/rank2.log"
+check "live: a new rank file is read" wait_for l "3 ranks"
+keys l Q
 
 # 9. Monochrome (NO_COLOR) and an unknown theme still draw.
 start m 80 24 --theme nosuch samples/oom-collateral

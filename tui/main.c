@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include "rulecheck.h"
 #include "run.h"
 #include "tui.h"
+#include "watch.h"
 #include "xmalloc.h"
 
 #ifndef RW_PKGDATADIR
@@ -36,6 +39,7 @@ enum mode {
 	MODE_SHOW,
 	MODE_PATTERNS,
 	MODE_ERRORS,
+	MODE_WATCH,
 };
 
 static void
@@ -53,6 +57,9 @@ usage(FILE *fp)
 	    "  -R, --rules DIR         also load encyclopedia entries from DIR\n"
 	    "      --theme NAME        console colours: dark, light, high-contrast, mono, or yours\n"
 	    "      --all-attempts      read every torchrun attempt_N, not only the last\n"
+	    "  -w, --watch             follow the run: print new events and verdict changes\n"
+	    "                          (--format jsonl: one JSON object per line) until stopped\n"
+	    "      --poll[=MS]         poll every MS ms (default 1000) instead of trusting inotify\n"
 	    "      --check-rules [DIR] validate rule files and run their examples\n"
 	    "      --list-rules        list the encyclopedia\n"
 	    "      --show ENTRY        print one encyclopedia entry\n"
@@ -201,6 +208,97 @@ do_check(char **dirs, size_t ndirs)
 	return load_errors + st.failures > 0 ? 1 : 0;
 }
 
+static volatile sig_atomic_t stop;
+
+static void
+on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void
+print_event(void *arg, const struct event *ev)
+{
+	struct run *r = arg;
+	struct buf b = BUF_INIT;
+
+	report_event_jsonl(r->rb, ev, &b);
+	fwrite(b.s, 1, b.len, stdout);
+	buf_release(&b);
+}
+
+/* --watch: follow the run; print each new event and each change of the
+ * verdict (jsonl), or the text verdict line when it changes, until
+ * SIGINT/SIGTERM. */
+static int
+watch_run(struct run *r, int poll_ms, int jsonl)
+{
+	struct notes wn;
+	struct watch *w;
+	struct sigaction sa;
+	struct buf b = BUF_INIT;
+	char *last = NULL;
+	size_t shown = 0;
+	const char *why;
+
+	notes_init(&wn);
+	w = watch_new((const char *const *)r->paths, r->npaths, poll_ms, &wn);
+	print_notes(&wn, NOTE_INFO);
+	notes_release(&wn);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (jsonl) {
+		r->on_event = print_event;
+		r->on_event_arg = r;
+	}
+	if (watch_polling(w, &why))
+		fprintf(stderr, "rankwatch: polling (%s)\n", why);
+	while (!stop) {
+		struct pollfd pfd = { watch_fd(w), POLLIN, 0 };
+		const struct analysis *an;
+		int rescan = 0;
+
+		run_scan(r, 0);
+		for (; shown < r->notes.n; shown++) {
+			char *s = note_format(&r->notes.v[shown]);
+
+			fprintf(stderr, "rankwatch: %s\n", s);
+			free(s);
+		}
+		an = incident_analyse(r->incident);
+		buf_clear(&b);
+		if (jsonl)
+			report_verdict_jsonl(an, &b);
+		else
+			buf_printf(&b, "%s: %s\n", verdict_name(an->verdict), an->reason);
+		if (last == NULL || strcmp(last, b.s) != 0) {
+			fwrite(b.s, 1, b.len, stdout);
+			free(last);
+			last = xstrdup(b.s);
+		}
+		while (!stop) {
+			int rc = poll(&pfd, pfd.fd >= 0 ? 1 : 0, watch_timeout(w));
+
+			if (rc < 0 && errno != EINTR)
+				break;
+			if (watch_check(w, &rescan))
+				break;
+		}
+		if (rescan) {
+			run_rediscover(r);
+			watch_refresh(w, (const char *const *)r->paths, r->npaths, &r->notes);
+		}
+	}
+	free(last);
+	buf_release(&b);
+	watch_free(w);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -215,6 +313,8 @@ main(int argc, char **argv)
 		{ "dump-patterns", no_argument, NULL, 'P' },
 		{ "errors", no_argument, NULL, 'E' },
 		{ "theme", required_argument, NULL, 'T' },
+		{ "watch", no_argument, NULL, 'W' },
+		{ "poll", optional_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -222,7 +322,8 @@ main(int argc, char **argv)
 	enum mode mode = MODE_CONSOLE;
 	const struct report_format *fmt = report_format_find("text");
 	char **rules = xcalloc((size_t)argc + 2, sizeof *rules), *show = NULL, *why = NULL;
-	const char *theme = NULL;
+	const char *theme = NULL, *format = "text";
+	int poll_ms = 0;
 	struct config cfg;
 	size_t nrules = 0, i;
 	struct run_options ro = { 0 };
@@ -232,12 +333,15 @@ main(int argc, char **argv)
 	struct buf out = BUF_INIT;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "rf:R:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "rf:R:hVw", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			mode = MODE_REPORT;
 			break;
 		case 'f':
+			format = optarg;
+			if (strcmp(optarg, "jsonl") == 0)
+				break;
 			if ((fmt = report_format_find(optarg)) == NULL) {
 				fprintf(stderr, "rankwatch: unknown format '%s' (text, json, markdown)\n",
 				    optarg);
@@ -269,6 +373,18 @@ main(int argc, char **argv)
 			break;
 		case 'T':
 			theme = optarg;
+			break;
+		case 'W':
+		case 'w':
+			mode = MODE_WATCH;
+			break;
+		case 'O':
+			poll_ms = optarg ? atoi(optarg) : WATCH_POLL_MS;
+			if (poll_ms <= 0) {
+				fprintf(stderr, "rankwatch: --poll takes milliseconds, e.g. --poll=500\n");
+				free(rules);
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -342,6 +458,22 @@ main(int argc, char **argv)
 		notes_release(&ns);
 		return 2;
 	}
+	if (mode == MODE_WATCH) {
+		status = watch_run(r, poll_ms, strcmp(format, "jsonl") == 0);
+		run_free(r);
+		config_release(&cfg);
+		rulebook_free(rb);
+		notes_release(&ns);
+		return status;
+	}
+	if (strcmp(format, "jsonl") == 0) {
+		fprintf(stderr, "rankwatch: --format jsonl goes with --watch\n");
+		run_free(r);
+		config_release(&cfg);
+		rulebook_free(rb);
+		notes_release(&ns);
+		return 2;
+	}
 	if (mode == MODE_CONSOLE) {
 		char *dirs[2];
 		size_t nd = 0;
@@ -360,7 +492,7 @@ main(int argc, char **argv)
 		if ((dirs[nd] = user_data("themes")) != NULL)
 			nd++;
 		status = tui_main(r, rb, (const char *const *)argv + optind,
-		    (size_t)(argc - optind), theme, dirs, nd);
+		    (size_t)(argc - optind), theme, dirs, nd, poll_ms > 0 ? poll_ms : 1);
 		while (nd > 0)
 			free(dirs[--nd]);
 		run_free(r);

@@ -20,6 +20,7 @@
 #include "encyclopedia.h"
 #include "report.h"
 #include "tui.h"
+#include "watch.h"
 #include "xmalloc.h"
 
 #define SLICE_BYTES	(2u << 20)	/* read per loop turn while loading */
@@ -535,7 +536,8 @@ global_key(struct tui *t, enum action a)
 
 int
 tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
-    size_t npaths, const char *theme_name, char **theme_dirs, size_t nthemedirs)
+    size_t npaths, const char *theme_name, char **theme_dirs, size_t nthemedirs,
+    int watching)
 {
 	struct tui t;
 	struct sigaction sa;
@@ -543,6 +545,7 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	char *key, *dir;
 	int res, quit = 0, redraw = 1, more = 1;
 	long every = ANALYSE_EVERY;
+	struct watch *w = NULL;
 	struct timespec last, now;
 	size_t i;
 
@@ -553,6 +556,7 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	t.npaths = npaths;
 	t.loading = 1;
 	t.dirty = 1;
+	t.watching = watching;
 	notes_init(&ns);
 	load_themes(&t, theme_dirs, nthemedirs, &ns);
 	dir = ticks_dir();
@@ -603,6 +607,13 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 		free(s);
 	}
 	theme_apply(&t);
+	if (t.watching) {
+		struct notes wn;
+
+		notes_init(&wn);
+		w = watch_new(paths, npaths, t.watching > 1 ? t.watching : 0, &wn);
+		notes_release(&wn);
+	}
 	tui_analyse(&t);
 	tui_push(&t, &overview_ops, overview_new(&t));
 	clock_gettime(CLOCK_MONOTONIC, &last);
@@ -647,8 +658,20 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 			refresh();
 			redraw = 0;
 		}
-		timeout(more ? 0 : 1000);
+		timeout(more ? 0 : w != NULL ? 100 : 1000);
 		rc = get_wch(&ch);
+		if (!more && w != NULL) {
+			int rescan = 0;
+
+			/* live: read what was appended since */
+			if (watch_check(w, &rescan)) {
+				if (rescan) {
+					run_rediscover(r);
+					watch_refresh(w, paths, npaths, &r->notes);
+				}
+				more = 1;
+			}
+		}
 		if (rc == ERR)
 			continue;
 		if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
@@ -685,6 +708,7 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 		redraw = 1;
 	}
 	endwin();
+	watch_free(w);
 	while (t.depth > 0)
 		pop(&t);
 	{

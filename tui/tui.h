@@ -50,6 +50,7 @@ struct tui {
 	int			 colors;	/* 0: monochrome */
 	int			 utf8;
 	int			 loading;	/* the first pass is not finished */
+	int			 watching;	/* following the files (see tui_main) */
 	int			 dirty;		/* the engine changed since the last analysis */
 	const struct analysis	*an;
 	struct ticks		*ticks;
@@ -66,8 +67,10 @@ struct tui {
 #define MOUSE_DOUBLE(t)	((t)->mouse.bstate & BUTTON1_DOUBLE_CLICKED)
 
 /* tui.c */
+/* watching: 0 read once, 1 follow with inotify, >1 follow polling every that many ms */
 int	tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
-	    size_t npaths, const char *theme_name, char **theme_dirs, size_t nthemedirs);
+	    size_t npaths, const char *theme_name, char **theme_dirs, size_t nthemedirs,
+	    int watching);
 void	tui_push(struct tui *t, const struct view_ops *ops, void *data);
 void	tui_message(struct tui *t, int error, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));

@@ -179,7 +179,7 @@ draw_header(struct tui *t)
 		snprintf(pct, sizeof pct, "loading %zu/%zu files", t->run->cursor,
 		    t->run->nsources);
 	else
-		snprintf(pct, sizeof pct, "finished");
+		snprintf(pct, sizeof pct, t->watching ? "following" : "finished");
 	if (COLS < 120)
 		stamp_format(&in->first, 0, a, sizeof a);
 	{

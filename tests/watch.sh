@@ -1,0 +1,70 @@
+#!/bin/sh
+# --watch --format jsonl on real files with real inotify (and forced
+# polling): appended lines, new files, copytruncate, rotation, deletion, a
+# file replaced by a symlink, a removed folder, 1,000 files, SIGTERM.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+# wait_for FILE TEXT: up to 10 s for TEXT to appear in FILE
+wait_for() {
+	i=0
+	while [ $i -lt 100 ]; do
+		grep -qF -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1; i=$((i + 1))
+	done
+	echo "  $1 while waiting for '$2':"; sed 's/^/  | /' "$1"
+	return 1
+}
+line() { echo "[2024-03-02 10:00:$1,000] [INFO] [t.py:1:f] $2"; }
+
+for mode in inotify poll; do
+	run="$TMP/$mode"
+	mkdir -p "$run"
+	line 00 "step 1" > "$run/rank0.log"
+	line 00 "step 1" > "$run/rank1.log"
+	opt=""; [ "$mode" = poll ] && opt="--poll=200"
+	"$RW" --watch --format jsonl $opt "$run" > "$TMP/$mode.out" 2> "$TMP/$mode.err" &
+	pid=$!
+	check "$mode: starts healthy" wait_for "$TMP/$mode.out" '"verdict": "healthy"'
+	echo "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB" >> "$run/rank1.log"
+	check "$mode: an appended OOM line is an event" wait_for "$TMP/$mode.out" '"entry": "cuda-oom"'
+	check "$mode: ... and the verdict changes" wait_for "$TMP/$mode.out" '"verdict": "failure", "initiating": 1'
+	line 01 "late rank" > "$run/rank2.log"
+	check "$mode: a new file is read" wait_for "$TMP/$mode.err" "rank2.log: appeared"
+	# copytruncate: the same file, emptied, written again
+	: > "$run/rank0.log"
+	line 02 "Sending process 17942 closing signal SIGTERM" >> "$run/rank0.log"
+	check "$mode: truncation is noticed" wait_for "$TMP/$mode.err" "rank0.log: truncated"
+	check "$mode: ... and the new line is read" wait_for "$TMP/$mode.out" '"entry": "teardown-sigterm"'
+	# rotation: a new file moved into place under the same name
+	line 03 "step 9" > "$run/rank2.log.new"
+	line 03 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB" >> "$run/rank2.log.new"
+	mv "$run/rank2.log.new" "$run/rank2.log"
+	check "$mode: rotation is noticed" wait_for "$TMP/$mode.err" "rank2.log: replaced by a new file"
+	# deletion, a symlink in place of a file, a removed folder: no crash
+	rm "$run/rank2.log"
+	ln -s "$run/rank1.log" "$run/rank2.log"
+	mkdir -p "$run/sub"; line 04 "x" > "$run/sub/rank5.log"
+	sleep 0.5
+	rm -rf "$run/sub"
+	sleep 0.5
+	check "$mode: still running after deletions" kill -0 $pid
+	kill -TERM $pid
+	wait $pid; rc=$?
+	check "$mode: SIGTERM ends it cleanly (status 0)" [ "$rc" -eq 0 ]
+	check "$mode: every output line is JSON" python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMP/$mode.out"
+done
+
+# 1,000 files: one watch per folder, every file read.
+many="$TMP/many"
+mkdir -p "$many"
+i=0
+while [ $i -lt 1000 ]; do line 00 "step 1" > "$many/rank$i.log"; i=$((i + 1)); done
+"$RW" --watch --format jsonl "$many" > "$TMP/many.out" 2>&1 &
+pid=$!
+check "1,000 files: starts" wait_for "$TMP/many.out" '"verdict": "healthy"'
+echo "[rank999]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB" >> "$many/rank999.log"
+check "1,000 files: an append to the last one is seen" wait_for "$TMP/many.out" '"initiating": 999'
+kill -INT $pid
+wait $pid; rc=$?
+check "SIGINT ends it cleanly too" [ "$rc" -eq 0 ]
+finish
