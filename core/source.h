@@ -33,6 +33,7 @@ struct source {
 	dev_t		 dev;
 	ino_t		 ino;
 	int64_t		 mtime;		/* as a stamp sec (local time) */
+	int64_t		 mtime_ns;	/* st_mtim, to notice any change */
 	uint64_t	 offset;	/* bytes consumed, complete lines only */
 	uint64_t	 bytes;		/* bytes read in all */
 	unsigned long	 lineno;	/* lines consumed */
