@@ -196,6 +196,18 @@ echo "[2024-03-02 10:00:01,000] [INFO] [t.py:1:f] step 1" > "$TMP/live/rank2.log
 check "live: a new rank file is read" wait_for l "3 ranks"
 keys l Q
 
+# 8c. The demo: a sample incident replayed live (here in 8 s, not 45).
+T kill-session -t d 2>/dev/null
+T new-session -d -s d -x 100 -y 30 "cd '$top_srcdir' && env RANKWATCH_DEMO_SECONDS=8 LANG=C.UTF-8 TERM=xterm-256color '$RW' --demo=silent-rank-hang; echo EXIT=\$?; sleep 600"
+check "demo: starts with the ranks training" wait_for d "following"
+i=0; while [ $i -lt 60 ] && ! screen d | grep -q "HANG"; do sleep 0.5; i=$((i + 1)); done
+check "demo: the hang appears as the lines arrive" wait_for d "suspect rank 3"
+keys d q
+check "demo: quits and cleans up" wait_for d "EXIT=0"
+check "... its temporary folder is gone" sh -c '! ls -d /tmp/rankwatch-demo-* 2>/dev/null | grep -q .'
+T new-session -d -s d2 -x 80 -y 24 "cd '$top_srcdir' && '$RW' --demo=nosuch; echo EXIT=\$?; sleep 600"
+check "demo: an unknown sample is named" wait_for d2 "no demo 'nosuch'"
+
 # 9. Monochrome (NO_COLOR) and an unknown theme still draw.
 start m 80 24 --theme nosuch samples/oom-collateral
 check "an unknown theme: a message, the default theme" wait_for m "no theme 'nosuch'"

@@ -10,12 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "config_file.h"
 #include "encyclopedia.h"
+#include "replay.h"
 #include "report.h"
 #include "rulebook.h"
 #include "rulecheck.h"
@@ -40,6 +43,7 @@ enum mode {
 	MODE_PATTERNS,
 	MODE_ERRORS,
 	MODE_WATCH,
+	MODE_DEMO,
 };
 
 static void
@@ -60,6 +64,7 @@ usage(FILE *fp)
 	    "  -w, --watch             follow the run: print new events and verdict changes\n"
 	    "                          (--format jsonl: one JSON object per line) until stopped\n"
 	    "      --poll[=MS]         poll every MS ms (default 1000) instead of trusting inotify\n"
+	    "      --demo[=SAMPLE]     replay a bundled incident (default oom-collateral) live\n"
 	    "      --check-rules [DIR] validate rule files and run their examples\n"
 	    "      --list-rules        list the encyclopedia\n"
 	    "      --show ENTRY        print one encyclopedia entry\n"
@@ -208,6 +213,85 @@ do_check(char **dirs, size_t ndirs)
 	return load_errors + st.failures > 0 ? 1 : 0;
 }
 
+static int
+rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
+{
+	(void)sb;
+	(void)flag;
+	(void)f;
+	return remove(p);
+}
+
+/* --demo: a sample incident written again into a temporary folder at a
+ * watchable pace by a child process, while the console follows it. */
+static int
+demo_run(const struct rulebook *rb, const char *scenario, const char *theme)
+{
+	char *samples = shipped("samples"), *src, tmp[] = "/tmp/rankwatch-demo-XXXXXX", *why = NULL;
+	char *dirs[2];
+	const char *paths[1];
+	struct replay *rp;
+	struct run *r;
+	size_t nd = 0, i;
+	pid_t pid;
+	int status;
+	double seconds = 45;
+
+	src = xasprintf("%s/%s", samples, scenario);
+	free(samples);
+	if (!is_dir(src)) {
+		fprintf(stderr, "rankwatch: no demo '%s' (%s): the demos are the folders of samples/\n",
+		    scenario, src);
+		free(src);
+		return 2;
+	}
+	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+		fprintf(stderr, "rankwatch: --demo needs a terminal\n");
+		free(src);
+		return 2;
+	}
+	if (getenv("RANKWATCH_DEMO_SECONDS") != NULL && atof(getenv("RANKWATCH_DEMO_SECONDS")) > 0)
+		seconds = atof(getenv("RANKWATCH_DEMO_SECONDS"));
+	if (mkdtemp(tmp) == NULL || (rp = replay_new(src, tmp, seconds, &why)) == NULL) {
+		fprintf(stderr, "rankwatch: %s\n", why ? why : strerror(errno));
+		free(why);
+		free(src);
+		return 2;
+	}
+	free(src);
+	if ((pid = fork()) == 0) {
+		for (i = 0; i < replay_lines(rp); i++) {
+			long w = replay_step(rp, i);
+
+			if (w > 0)
+				usleep((useconds_t)w * 1000);
+		}
+		_exit(0);
+	}
+	paths[0] = tmp;
+	r = run_new(rb, paths, 1, NULL, &why);
+	if (r == NULL) {
+		fprintf(stderr, "rankwatch: %s\n", why);
+		free(why);
+		status = 2;
+	} else {
+		dirs[nd++] = shipped("themes");
+		if ((dirs[nd] = user_data("themes")) != NULL)
+			nd++;
+		status = tui_main(r, rb, paths, 1, theme, dirs, nd, 1);
+		while (nd > 0)
+			free(dirs[--nd]);
+		run_free(r);
+	}
+	if (pid > 0) {
+		kill(pid, SIGTERM);
+		waitpid(pid, NULL, 0);
+	}
+	replay_free(rp);
+	nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return status;
+}
+
 static volatile sig_atomic_t stop;
 
 static void
@@ -314,6 +398,7 @@ main(int argc, char **argv)
 		{ "errors", no_argument, NULL, 'E' },
 		{ "theme", required_argument, NULL, 'T' },
 		{ "watch", no_argument, NULL, 'W' },
+		{ "demo", optional_argument, NULL, 'D' },
 		{ "poll", optional_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -322,7 +407,7 @@ main(int argc, char **argv)
 	enum mode mode = MODE_CONSOLE;
 	const struct report_format *fmt = report_format_find("text");
 	char **rules = xcalloc((size_t)argc + 2, sizeof *rules), *show = NULL, *why = NULL;
-	const char *theme = NULL, *format = "text";
+	const char *theme = NULL, *format = "text", *demo = NULL;
 	int poll_ms = 0;
 	struct config cfg;
 	size_t nrules = 0, i;
@@ -377,6 +462,10 @@ main(int argc, char **argv)
 		case 'W':
 		case 'w':
 			mode = MODE_WATCH;
+			break;
+		case 'D':
+			mode = MODE_DEMO;
+			demo = optarg ? optarg : "oom-collateral";
 			break;
 		case 'O':
 			poll_ms = optarg ? atoi(optarg) : WATCH_POLL_MS;
@@ -437,6 +526,13 @@ main(int argc, char **argv)
 		}
 		fwrite(out.s ? out.s : "", 1, out.len, stdout);
 		buf_release(&out);
+		config_release(&cfg);
+		rulebook_free(rb);
+		notes_release(&ns);
+		return status;
+	}
+	if (mode == MODE_DEMO) {
+		status = demo_run(rb, demo, theme);
 		config_release(&cfg);
 		rulebook_free(rb);
 		notes_release(&ns);
