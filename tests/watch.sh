@@ -16,13 +16,15 @@ wait_for() {
 }
 line() { echo "[2024-03-02 10:00:$1,000] [INFO] [t.py:1:f] $2"; }
 
-for mode in inotify poll; do
+for mode in inotify poll nfs; do
 	run="$TMP/$mode"
 	mkdir -p "$run"
 	line 00 "step 1" > "$run/rank0.log"
 	line 00 "step 1" > "$run/rank1.log"
-	opt=""; [ "$mode" = poll ] && opt="--poll=200"
-	"$RW" --watch --format jsonl $opt "$run" > "$TMP/$mode.out" 2> "$TMP/$mode.err" &
+	opt=""; [ "$mode" != inotify ] && opt="--poll=200"
+	# nfs: inotify hears nothing, as for writes from other hosts
+	noino=""; [ "$mode" = nfs ] && noino=1
+	env ${noino:+RANKWATCH_NO_INOTIFY=1} "$RW" --watch --format jsonl $opt "$run" > "$TMP/$mode.out" 2> "$TMP/$mode.err" &
 	pid=$!
 	check "$mode: starts healthy" wait_for "$TMP/$mode.out" '"verdict": "healthy"'
 	echo "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB" >> "$run/rank1.log"

@@ -297,6 +297,15 @@ annotation(struct tui *t, int rank, char *out, size_t len)
 	default:
 		snprintf(out, len, "healthy");
 	}
+	/* how long a rank has been quiet while others wrote: the first sign
+	 * of a stall, long before the watchdog */
+	if (rs->role != RR_SUSPECT && (rs->last.flags & STAMP_TIME) &&
+	    (in->last.flags & STAMP_TIME) && in->last.sec - rs->last.sec >= 60) {
+		size_t l = strlen(out);
+
+		stamp_format_span((in->last.sec - rs->last.sec) * 1000000000LL, span, sizeof span);
+		snprintf(out + l, len - l, ", quiet %s", span);
+	}
 }
 
 static int
