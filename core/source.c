@@ -237,6 +237,18 @@ read_errorjson(struct source *src, int fd, struct notes *ns,
 	return n;
 }
 
+/* The file was replaced or truncated: read it again from the top. */
+static void
+restart(struct source *src, struct notes *ns, const char *why)
+{
+	notes_add(ns, NOTE_INFO, src->name, 0, 0, "%s", why);
+	src->offset = 0;
+	src->carrylen = 0;
+	src->skipping = 0;
+	src->headlen = 0;
+	src->lineno = 0;
+}
+
 /* Do the file's first bytes still read as they did? */
 static int
 head_changed(const struct source *src, int fd)
@@ -301,26 +313,13 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			total = -1;
 			goto out;
 		}
-		if (src->ino != 0 && (sb.st_ino != src->ino || sb.st_dev != src->dev)) {
-			notes_add(ns, NOTE_INFO, src->name, 0, 0,
-			    "replaced by a new file (rotation); reading it from the top");
-			src->offset = 0;
-			src->carrylen = 0;
-			src->skipping = 0;
-			src->lineno = 0;
-			src->headlen = 0;
-		} else if ((uint64_t)sb.st_size < src->offset + src->carrylen ||
-		    head_changed(src, fd)) {
+		if (src->ino != 0 && (sb.st_ino != src->ino || sb.st_dev != src->dev))
+			restart(src, ns, "replaced by a new file (rotation); reading it from the top");
+		else if ((uint64_t)sb.st_size < src->offset + src->carrylen ||
+		    head_changed(src, fd))
 			/* copytruncate: shorter now, or emptied and written past
 			 * where we were (then its first bytes differ) */
-			notes_add(ns, NOTE_INFO, src->name, 0, 0,
-			    "truncated; reading it again from the top");
-			src->offset = 0;
-			src->carrylen = 0;
-			src->skipping = 0;
-			src->headlen = 0;
-			src->lineno = 0;
-		}
+			restart(src, ns, "truncated; reading it again from the top");
 		src->dev = sb.st_dev;
 		src->ino = sb.st_ino;
 		src->mtime = local_mtime(&sb);
