@@ -626,7 +626,7 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 		if (got_signal)
 			break;
 		if (more) {
-			more = run_scan_step(r, SLICE_BYTES, 1);
+			more = run_scan_step(r, SLICE_BYTES, !t.watching);	/* following: a partial line waits for its newline */
 			t.dirty = 1;
 			clock_gettime(CLOCK_MONOTONIC, &now);
 			if (!more || (now.tv_sec - last.tv_sec) * 1000 +
