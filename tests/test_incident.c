@@ -68,17 +68,6 @@ teardown(void **state)
 	return 0;
 }
 
-/* "[2024-03-02 10:MM:SS,000] [INFO] [t.py:1:f] text" into rank<r>.log */
-static void
-say(const char *dir, int rank, int min, int sec, const char *text)
-{
-	char name[32], line[512];
-
-	snprintf(name, sizeof name, "rank%d.log", rank);
-	snprintf(line, sizeof line, "[2024-03-02 10:%02d:%02d,000] [INFO] [t.py:1:f] %s\n",
-	    min, sec, text);
-	TU_APPEND(dir, name, line);
-}
 
 static const struct analysis *
 analyse(struct run **rp, const char *dir)
@@ -101,7 +90,7 @@ train(const char *dir, int ranks, int minutes)
 	for (r = 0; r < ranks; r++)
 		for (m = 0; m < minutes; m++) {
 			snprintf(t, sizeof t, "step %d took %d ms", m, 100 + r);
-			say(dir, r, m, r, t);
+			tu_say(dir, r, m, r, t);
 		}
 }
 
@@ -115,12 +104,12 @@ test_initiating_beats_loud_and_early_collateral(void **state)
 
 	(void)state;
 	train(dir, 8, 3);
-	say(dir, 5, 3, 10, "BOOM happened here");
+	tu_say(dir, 5, 3, 10, "BOOM happened here");
 	for (k = 0; k < 8; k++)
 		if (k != 5) {
 			snprintf(t, sizeof t, "collective timed out: seq=9 numel=10");
-			say(dir, k, 13, 10 + k, t);
-			say(dir, k, 13, 10 + k, t);	/* loud: printed twice */
+			tu_say(dir, k, 13, 10 + k, t);
+			tu_say(dir, k, 13, 10 + k, t);	/* loud: printed twice */
 		}
 	an = analyse(&r, dir);
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
@@ -147,8 +136,8 @@ test_collateral_first_lowers_confidence(void **state)
 
 	(void)state;
 	train(dir, 4, 2);
-	say(dir, 0, 5, 0, "collective timed out: seq=3 numel=1");
-	say(dir, 2, 5, 30, "SomeError: late");
+	tu_say(dir, 0, 5, 0, "collective timed out: seq=3 numel=1");
+	tu_say(dir, 2, 5, 30, "SomeError: late");
 	an = analyse(&r, dir);
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
 	assert_int_equal(an->initiating->rank, 2);
@@ -167,8 +156,8 @@ test_tie_prefers_specific_failure(void **state)
 
 	(void)state;
 	train(dir, 4, 2);
-	say(dir, 1, 4, 0, "SomeError: generic first");
-	say(dir, 3, 4, 1, "BOOM happened here");
+	tu_say(dir, 1, 4, 0, "SomeError: generic first");
+	tu_say(dir, 3, 4, 1, "BOOM happened here");
 	an = analyse(&r, dir);
 	assert_int_equal(an->initiating->rank, 3);	/* 1 s later, but specific */
 	assert_string_equal(an->confidence, "medium");
@@ -190,9 +179,9 @@ test_hang_silent_rank_is_suspect(void **state)
 	train(dir, 6, 3);
 	for (k = 0; k < 6; k++)
 		if (k != 4) {
-			say(dir, k, 40, k, "collective timed out: seq=77 numel=5");
+			tu_say(dir, k, 40, k, "collective timed out: seq=77 numel=5");
 			snprintf(t, sizeof t, "last enqueued work: %d", 77);
-			say(dir, k, 40, k, t);
+			tu_say(dir, k, 40, k, t);
 		}
 	an = analyse(&r, dir);
 	assert_int_equal(an->verdict, VERDICT_HANG);
@@ -219,12 +208,12 @@ test_differs_behind_and_outlier(void **state)
 	(void)state;
 	for (k = 0; k < 5; k++) {
 		snprintf(t, sizeof t, "step 1 took %d ms", k == 2 ? 400 : 100);
-		say(dir, k, 0, 0, t);
-		say(dir, k, 0, 1, k < 3 ? "running version 2.1" : "running version 2.2");
+		tu_say(dir, k, 0, 0, t);
+		tu_say(dir, k, 0, 1, k < 3 ? "running version 2.1" : "running version 2.2");
 		snprintf(t, sizeof t, "collective timed out: seq=12 numel=%d", k == 1 ? 99 : 100);
-		say(dir, k, 30, 0, t);
+		tu_say(dir, k, 30, 0, t);
 		snprintf(t, sizeof t, "last enqueued work: %d", k == 3 ? 11 : 12);
-		say(dir, k, 30, 1, t);
+		tu_say(dir, k, 30, 1, t);
 	}
 	an = analyse(&r, dir);
 	assert_int_equal(an->verdict, VERDICT_HANG);
@@ -265,7 +254,7 @@ test_healthy_and_required_condition(void **state)
 
 	(void)state;
 	train(dir, 3, 5);
-	say(dir, 0, 5, 0, "running version 2.1");
+	tu_say(dir, 0, 5, 0, "running version 2.1");
 	an = analyse(&r, dir);
 	assert_int_equal(an->verdict, VERDICT_HEALTHY);
 	assert_string_equal(an->confidence, "high");
@@ -291,8 +280,8 @@ test_incremental_equals_batch(void **state)
 	run_scan(ra, 0);
 	incident_analyse(ra->incident);
 	for (k = 0; k < 4; k++) {
-		say(a, k, 20, k, k == 2 ? "BOOM happened here" : "collective timed out: seq=1 numel=1");
-		say(b, k, 20, k, k == 2 ? "BOOM happened here" : "collective timed out: seq=1 numel=1");
+		tu_say(a, k, 20, k, k == 2 ? "BOOM happened here" : "collective timed out: seq=1 numel=1");
+		tu_say(b, k, 20, k, k == 2 ? "BOOM happened here" : "collective timed out: seq=1 numel=1");
 	}
 	run_scan(ra, 1);
 	rb_ = run_new(rb, pb, 1, NULL, &why);

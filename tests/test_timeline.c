@@ -12,16 +12,6 @@ static const char rule[] =
     "  - {id: boom, role: initiating, pattern: 'BOOM happened here'}\n"
     "  - {id: to, role: collateral, pattern: 'timed out waiting here'}\n";
 
-static void
-say(const char *dir, int rank, int min, int sec, const char *text)
-{
-	char name[32], line[256];
-
-	snprintf(name, sizeof name, "rank%d.log", rank);
-	snprintf(line, sizeof line, "[2024-03-02 10:%02d:%02d,000] [INFO] [t.py:1:f] %s\n",
-	    min, sec, text);
-	TU_APPEND(dir, name, line);
-}
 
 static void
 test_rows(void **state)
@@ -43,11 +33,11 @@ test_rows(void **state)
 	/* rank 0 logs every minute 0-9 then times out at 19;
 	 * rank 1 logs minutes 0-4, fails at 5 and writes nothing more */
 	for (m = 0; m < 10; m++)
-		say(dir, 0, m, 0, "step");
-	say(dir, 0, 19, 0, "timed out waiting here");
+		tu_say(dir, 0, m, 0, "step");
+	tu_say(dir, 0, 19, 0, "timed out waiting here");
 	for (m = 0; m < 5; m++)
-		say(dir, 1, m, 0, "step");
-	say(dir, 1, 5, 0, "BOOM happened here");
+		tu_say(dir, 1, m, 0, "step");
+	tu_say(dir, 1, 5, 0, "BOOM happened here");
 	r = run_new(rb, paths, 1, NULL, &why);
 	run_scan(r, 1);
 	incident_analyse(r->incident);

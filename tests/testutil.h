@@ -62,6 +62,18 @@ tu_write(const char *dir, const char *name, const char *text, size_t len,
 	return path;
 }
 
+/* Append "[2024-03-02 10:MM:SS,000] [INFO] [t.py:1:f] text" to rank<r>.log. */
+static inline void
+tu_say(const char *dir, int rank, int min, int sec, const char *text)
+{
+	char name[32], line[512];
+
+	snprintf(name, sizeof name, "rank%d.log", rank);
+	snprintf(line, sizeof line, "[2024-03-02 10:%02d:%02d,000] [INFO] [t.py:1:f] %s\n",
+	    min, sec, text);
+	free(tu_write(dir, name, line, strlen(line), 1));
+}
+
 #define TU_WRITE(dir, name, text) free(tu_write((dir), (name), (text), strlen(text), 0))
 #define TU_APPEND(dir, name, text) free(tu_write((dir), (name), (text), strlen(text), 1))
 
