@@ -616,6 +616,5 @@ main(int argc, char **argv)
 	config_release(&cfg);
 	rulebook_free(rb);
 	notes_release(&ns);
-	(void)errno;
 	return status;
 }
