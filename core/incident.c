@@ -426,8 +426,10 @@ tuple_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* Does condition c read this event? md: scratch match data (one pair is
+ * enough: a where pattern only has to match). */
 static int
-cond_reads(const struct condition *c, const struct event *ev)
+cond_reads(const struct condition *c, const struct event *ev, pcre2_match_data *md)
 {
 	size_t i;
 
@@ -438,15 +440,9 @@ cond_reads(const struct condition *c, const struct event *ev)
 		return 0;
 	for (i = 0; i < c->nwhere; i++) {
 		const char *v = event_fact(ev, c->where[i].fact_id);
-		pcre2_match_data *md;
-		int rc;
 
-		if (v == NULL || c->where[i].re == NULL)
-			return 0;
-		md = pcre2_match_data_create_from_pattern(c->where[i].re, NULL);
-		rc = pcre2_match(c->where[i].re, (PCRE2_SPTR)v, strlen(v), 0, 0, md, NULL);
-		pcre2_match_data_free(md);
-		if (rc < 0)
+		if (v == NULL || c->where[i].re == NULL ||
+		    pcre2_match(c->where[i].re, (PCRE2_SPTR)v, strlen(v), 0, 0, md, NULL) < 0)
 			return 0;
 	}
 	return 1;
@@ -704,13 +700,14 @@ eval_condition(const struct incident *in, const struct condition *c,
 	unsigned char *has = xcalloc(in->nranks + 1, 1);
 	size_t i, n = 0, nr = 0;
 	int pg = rulebook_find_fact(in->rb, "pg");
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
 
 	r->cond = c;
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
 		const char *v = NULL, *g = "";
 
-		if (ev->rank < 0 || !cond_reads(c, ev))
+		if (ev->rank < 0 || !cond_reads(c, ev, md))
 			continue;
 		if (c->fact_id >= 0 && (v = event_fact(ev, c->fact_id)) == NULL)
 			continue;
@@ -776,6 +773,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 	}
 	if (r->nblamed > 1)
 		qsort(r->blamed, r->nblamed, sizeof *r->blamed, int_cmp);
+	pcre2_match_data_free(md);
 	free(t);
 	free(has);
 }
