@@ -20,11 +20,6 @@ add_safe(struct buf *b, const char *s)
 		buf_add_safe(b, s, strlen(s));
 }
 
-static void
-fmt_time(const struct stamp *s, int date, char *out, size_t len)
-{
-	stamp_format(s, date, out, len);
-}
 
 
 static const char *
@@ -69,7 +64,7 @@ text_event(struct buf *b, const struct event *ev, const char *indent)
 	const char *note = time_note(&ev->ts), *msg;
 	size_t mlen;
 
-	fmt_time(&ev->ts, 0, when, sizeof when);
+	stamp_format(&ev->ts, 0, when, sizeof when);
 	buf_adds(b, indent);
 	add_safe(b, ev->file);
 	buf_printf(b, ":%lu  ", ev->lineno);
@@ -107,8 +102,8 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 	add_safe(b, an->reason);
 	buf_adds(b, ".\n\n");
 
-	fmt_time(&in->first, 1, t1, sizeof t1);
-	fmt_time(&in->last, 1, t2, sizeof t2);
+	stamp_format(&in->first, 1, t1, sizeof t1);
+	stamp_format(&in->last, 1, t2, sizeof t2);
 	buf_format_bytes(in->bytes, sz, sizeof sz);
 	buf_printf(b, "Run: %zu file%s (%s), %zu rank%s, %lu lines, %s, %s - %s\n\n",
 	    r->nsources, r->nsources == 1 ? "" : "s", r->layout,
@@ -209,7 +204,7 @@ js_time(struct buf *b, const struct stamp *s)
 		buf_adds(b, "null");
 		return;
 	}
-	fmt_time(s, 1, t, sizeof t);
+	stamp_format(s, 1, t, sizeof t);
 	t[10] = 'T';
 	js(b, t);
 }
@@ -436,7 +431,7 @@ md_event_row(struct buf *b, const struct event *ev)
 	const char *msg;
 	size_t mlen;
 
-	fmt_time(&ev->ts, 1, when, sizeof when);
+	stamp_format(&ev->ts, 1, when, sizeof when);
 	buf_adds(b, "| `");
 	mds(b, ev->file);
 	buf_printf(b, ":%lu` | ", ev->lineno);
@@ -470,8 +465,8 @@ render_markdown(struct run *r, const struct analysis *an, struct buf *b)
 	buf_adds(b, ". ");
 	mds(b, an->reason);
 	buf_adds(b, ".\n\n");
-	fmt_time(&in->first, 1, t1, sizeof t1);
-	fmt_time(&in->last, 1, t2, sizeof t2);
+	stamp_format(&in->first, 1, t1, sizeof t1);
+	stamp_format(&in->last, 1, t2, sizeof t2);
 	buf_format_bytes(in->bytes, sz, sizeof sz);
 	buf_printf(b, "**Run:** %zu files (%s), %zu ranks, %lu lines, %s, %s to %s\n\n",
 	    r->nsources, r->layout, incident_active_ranks(in), in->lines, sz, t1, t2);
