@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "litscan.h"
 #include "matcher.h"
 #include "xmalloc.h"
 
@@ -12,39 +13,15 @@
 #define GRAM_SIZE	(1u << GRAM_BITS)
 #define HASH_BITS	12
 #define MAX_STEP	8
-#define SHORT_FRAG	8	/* shorter literals would slow the sampled scan */
 
 struct frag {
-	unsigned char	*s;	/* folded (short ones: lower case when icase) */
+	unsigned char	*s;	/* folded: | 0x20 */
+	char		*orig;	/* as written */
 	size_t		 len;
 	size_t		 sig;
-	int		 icase;
-	size_t		 rare;	/* short ones: the offset of the byte memchr looks for */
-	size_t		 win;	/* long ones: first of the `step` gram offsets indexed */
+	size_t		 win;	/* first of the `step` gram offsets indexed */
+	int		 star;	/* has '*', which folds like '\n' */
 };
-
-/* How common a byte is in logs, roughly (higher: more common): lower-case
- * letters by English frequency, then digits, spaces and the punctuation of
- * timestamps and paths; capitals and other punctuation are rare. The
- * rarest byte of a short literal is the one memchr looks for. */
-static int
-commonness(unsigned char c)
-{
-	static const char order[] = "etaoinsrhldcumfpgwybvkxjqz";
-	const char *p;
-
-	if (c == ' ' || (c >= '0' && c <= '9'))
-		return 40;
-	if (c == ':' || c == '.' || c == '/' || c == '_' || c == '-' || c == ',')
-		return 30;
-	if (c >= 'a' && c <= 'z' && (p = strchr(order, c)) != NULL)
-		return 29 - (int)(p - order);
-	if (c == '=' || c == '[' || c == ']' || c == '(' || c == ')')
-		return 10;
-	if (c >= 'A' && c <= 'Z')
-		return 8;
-	return 1;
-}
 
 struct gram {
 	uint32_t	 key;
@@ -61,15 +38,17 @@ struct matcher {
 	size_t			 ngrams;
 	int32_t			 heads[1u << HASH_BITS];
 	uint64_t		 bitmap[GRAM_SIZE / 64];
-	struct reqs {
-		struct frag	*v;
-		size_t		 n;
-	}			*req;		/* distinct requires lists */
-	size_t			 nreq;
+	size_t			 nreq;		/* distinct requires lists */
 	int			*reqof;		/* per signature: its list, -1 */
-	signed char		*reqseen;	/* per list, this line: -1 unknown, 0, 1 */
-	struct frag		*shorts;	/* fragments under SHORT_FRAG: searched whole */
+	unsigned char		*reqseen;	/* per list, this line: 1 = one occurs */
+	unsigned char		*reqall;	/* per list: 1 = cannot be searched */
+	struct litscan		*lits;		/* short fragments, requires literals */
 	size_t			 nshorts;
+	const char		*blk;		/* the block scanned last */
+	size_t			 blklen, blkpos;
+	struct lithits		 bgram, blit;	/* its hits */
+	size_t			 bgcur, blcur;
+	struct lithits		 lgram, llit;	/* hits of a line outside it */
 	size_t			*always;	/* signatures with no fragment */
 	size_t			 nalways;
 	int			 step;
@@ -297,9 +276,6 @@ matcher_fragments(const char *pattern, char ***out)
 
 /* --- building ----------------------------------------------------------- */
 
-static int short_found(const struct frag *f, const char *t, size_t n);
-
-
 /* (Re)build the gram index: each long fragment contributes the grams at
  * offsets win .. win + step - 1. Any `step` consecutive offsets find every
  * occurrence (the scan visits one position in each residue class), so the
@@ -338,49 +314,22 @@ index_grams(struct matcher *m)
 	}
 }
 
-static void
-short_init(struct frag *f, const char *lit, int icase)
-{
-	size_t i, len = strlen(lit);
-
-	f->len = len;
-	f->icase = icase;
-	f->s = (unsigned char *)xstrdup(lit);
-	f->rare = 0;
-	for (i = 0; i < len; i++) {
-		if (icase && f->s[i] >= 'A' && f->s[i] <= 'Z')
-			f->s[i] += 32;
-		/* a letter cannot be looked for ignoring case with one memchr */
-		if (icase && f->s[i] >= 'a' && f->s[i] <= 'z')
-			continue;
-		if (commonness(f->s[i]) < commonness(f->s[f->rare]) ||
-		    (icase && f->s[f->rare] >= 'a' && f->s[f->rare] <= 'z'))
-			f->rare = i;
-	}
-}
-
-/* Fragments of SHORT_FRAG bytes or more go into the gram table, folded to
+/* Fragments of MATCHER_LONG_FRAG bytes or more go into the gram table, folded to
  * ASCII lower case; the sampling stride is set by the shortest of them (a
  * fragment of L bytes allows a stride of L - 3). Shorter fragments would
- * make the stride small for every line: each is searched for whole
- * instead (memmem, or ignoring case for a case-insensitive pattern), which
- * costs one fast pass per short fragment. */
+ * make the stride small for every line: they go to the litscan, which
+ * looks for all of them in one pass. */
 static void
-add_frag(struct matcher *m, const char *lit, size_t sig, int icase,
-    size_t *cap, size_t *scap)
+add_frag(struct matcher *m, const char *lit, size_t sig, int icase, size_t *cap)
 {
 	struct frag *f;
 	size_t i, len = strlen(lit);
 
 	if (len < 4)
 		return;
-	if (len < SHORT_FRAG) {
-		XGROW(m->shorts, *scap, m->nshorts + 1);
-		f = &m->shorts[m->nshorts++];
-		f->len = len;
-		f->sig = sig;
-		f->icase = icase;
-		short_init(f, lit, icase);
+	if (len < MATCHER_LONG_FRAG) {
+		litscan_add(m->lits, lit, len, icase, (uint32_t)sig);
+		m->nshorts++;
 		return;
 	}
 	XGROW(m->frags, *cap, m->nfrags + 1);
@@ -391,17 +340,20 @@ add_frag(struct matcher *m, const char *lit, size_t sig, int icase,
 	for (i = 0; i < len; i++)
 		f->s[i] = (unsigned char)lit[i] | 0x20;
 	f->s[len] = 0;
+	f->orig = xstrdup(lit);
+	f->star = memchr(f->s, '*', len) != NULL;
 }
 
 struct matcher *
 matcher_new(const struct rulebook *rb)
 {
 	struct matcher *m = xcalloc(1, sizeof *m);
-	size_t i, j, fcap = 0, scap = 0, minlen = MAX_STEP + 3;
+	size_t i, j, fcap = 0, minlen = MAX_STEP + 3;
 	unsigned maxgroups = 0;
 	unsigned char *has = xcalloc(rb->nsigs + 1, 1);
 
 	m->rb = rb;
+	m->lits = litscan_new();
 	for (i = 0; i < rb->nsigs; i++) {
 		const struct signature *s = rb->sigs[i];
 		char **lits = NULL;
@@ -422,11 +374,11 @@ matcher_new(const struct rulebook *rb)
 					break;
 			if (j == s->prefilter.n)
 				for (j = 0; j < s->prefilter.n; j++)
-					add_frag(m, s->prefilter.v[j], i, icase, &fcap, &scap);
+					add_frag(m, s->prefilter.v[j], i, icase, &fcap);
 		} else {
 			nl = matcher_fragments(s->pattern, &lits);
 			for (j = 0; j < nl; j++) {
-				add_frag(m, lits[j], i, icase, &fcap, &scap);
+				add_frag(m, lits[j], i, icase, &fcap);
 				free(lits[j]);
 			}
 			free(lits);
@@ -445,9 +397,10 @@ matcher_new(const struct rulebook *rb)
 	for (i = 0; i < (1u << HASH_BITS); i++)
 		m->heads[i] = -1;
 	index_grams(m);
-	/* requires lists, shared between signatures that have the same one */
-	m->req = xcalloc(rb->nsigs + 1, sizeof *m->req);
+	/* requires lists, shared between signatures that have the same one;
+	 * their literals go to the litscan as target nsigs + list */
 	m->reqof = xmalloc(sizeof *m->reqof * (rb->nsigs + 1));
+	m->reqall = xcalloc(rb->nsigs + 1, 1);
 	for (i = 0; i < rb->nsigs; i++) {
 		const struct strlist *r = &rb->sigs[i]->requires;
 		size_t g, k;
@@ -470,13 +423,17 @@ matcher_new(const struct rulebook *rb)
 			continue;
 		}
 		m->reqof[i] = (int)m->nreq;
-		m->req[m->nreq].v = xcalloc(r->n + 1, sizeof *m->req[m->nreq].v);
-		for (j = 0; j < r->n; j++)
-			if (strlen(r->v[j]) > 0)
-				short_init(&m->req[m->nreq].v[m->req[m->nreq].n++], r->v[j], 1);
+		for (j = 0; j < r->n; j++) {
+			/* too short to look for: the list cannot rule a line out */
+			if (strlen(r->v[j]) < 3)
+				m->reqall[m->nreq] = 1;
+			litscan_add(m->lits, r->v[j], strlen(r->v[j]), 1,
+			    (uint32_t)(rb->nsigs + m->nreq));
+		}
 		m->nreq++;
 	}
 	m->reqseen = xmalloc(m->nreq + 1);
+	litscan_build(m->lits, NULL, 0);
 	m->always = xcalloc(rb->nsigs + 1, sizeof *m->always);
 	for (i = 0; i < rb->nsigs; i++)
 		if (!has[i] && rb->sigs[i]->re != NULL)
@@ -502,23 +459,19 @@ matcher_free(struct matcher *m)
 
 	if (m == NULL)
 		return;
-	for (i = 0; i < m->nfrags; i++)
+	for (i = 0; i < m->nfrags; i++) {
 		free(m->frags[i].s);
-	free(m->frags);
-	for (i = 0; i < m->nshorts; i++)
-		free(m->shorts[i].s);
-	free(m->shorts);
-
-	for (i = 0; i < m->nreq; i++) {
-		size_t k;
-
-		for (k = 0; k < m->req[i].n; k++)
-			free(m->req[i].v[k].s);
-		free(m->req[i].v);
+		free(m->frags[i].orig);
 	}
-	free(m->req);
+	free(m->frags);
+	litscan_free(m->lits);
 	free(m->reqof);
 	free(m->reqseen);
+	free(m->reqall);
+	free(m->bgram.v);
+	free(m->blit.v);
+	free(m->lgram.v);
+	free(m->llit.v);
 
 	free(m->grams);
 	free(m->always);
@@ -535,22 +488,18 @@ void
 matcher_tune(struct matcher *m, const char *sample, size_t n)
 {
 	uint16_t *count;
-	uint32_t bytes[256];
 	size_t i, j, w;
 
 	if (n < 64)
 		return;
-	/* how often each (hashed, folded) 4-gram and each byte occur */
+	/* how often each (hashed, folded) 4-gram occurs */
 	count = xcalloc(GRAM_SIZE, sizeof *count);
-	memset(bytes, 0, sizeof bytes);
 	for (i = 0; i + 4 <= n; i++) {
 		uint32_t h = gram_hash(fold4((const unsigned char *)sample + i), GRAM_BITS);
 
 		if (count[h] < UINT16_MAX)
 			count[h]++;
 	}
-	for (i = 0; i < n; i++)
-		bytes[(unsigned char)sample[i]]++;
 	/* long fragments: the window of `step` offsets with the rarest grams */
 	for (i = 0; i < m->nfrags; i++) {
 		struct frag *f = &m->frags[i];
@@ -567,23 +516,8 @@ matcher_tune(struct matcher *m, const char *sample, size_t n)
 			}
 		}
 	}
-	/* short fragments: the rarest byte in this run's logs */
-	for (i = 0; i < m->nshorts; i++) {
-		struct frag *f = &m->shorts[i];
-		uint64_t best = UINT64_MAX;
-
-		for (j = 0; j < f->len; j++) {
-			unsigned char c = f->s[j];
-			uint64_t fr = bytes[c];
-
-			if (f->icase && c >= 'a' && c <= 'z')
-				fr += bytes[c - 32];
-			if (fr < best) {
-				best = fr;
-				f->rare = j;
-			}
-		}
-	}
+	/* short fragments: the rarest 3-byte windows in this run's logs */
+	litscan_build(m->lits, sample, n);
 	free(count);
 	index_grams(m);
 }
@@ -616,7 +550,7 @@ matcher_shortest(const struct matcher *m, const char **lit, size_t *len)
 	for (i = 1; i < m->nfrags; i++)
 		if (m->frags[i].len < m->frags[best].len)
 			best = i;
-	*lit = (const char *)m->frags[best].s;
+	*lit = m->frags[best].orig;
 	*len = m->frags[best].len;
 	return m->rb->sigs[m->frags[best].sig];
 }
@@ -633,125 +567,103 @@ matcher_take_error(struct matcher *m, int *code)
 
 /* --- matching -------------------------------------------------------------- */
 
+/* The occurrences of long fragments whose gram k is at t[i]. */
 static void
-candidate(struct matcher *m, const unsigned char *t, size_t len, size_t i,
-    uint32_t k)
+grams_at(const struct matcher *m, const unsigned char *t, size_t n, size_t i,
+    uint32_t k, struct lithits *out)
 {
 	int32_t gi;
 
 	for (gi = m->heads[gram_hash(k, HASH_BITS)]; gi >= 0; gi = m->grams[gi].next) {
 		const struct gram *g = &m->grams[gi];
 		const struct frag *f = &m->frags[g->frag];
-		size_t start, x;
+		struct lithit *x;
+		size_t start, j;
 
-		if (g->key != k || m->cand[f->sig] || i < g->off)
+		if (g->key != k || i < g->off || i - g->off + f->len > n)
 			continue;
 		start = i - g->off;
-		if (start + f->len > len)
-			continue;
-		for (x = 0; x < f->len; x++)
-			if ((t[start + x] | 0x20) != f->s[x])
+		for (j = 0; j < f->len; j++)
+			if ((t[start + j] | 0x20) != f->s[j])
 				break;
-		if (x == f->len) {
-			m->cand[f->sig] = 1;
-			m->candlist[m->ncand++] = f->sig;
-		}
+		/* folded, '\n' reads as '*': never across lines */
+		if (j < f->len || (f->star && memchr(t + start, '\n', f->len) != NULL))
+			continue;
+		if (out->n == out->cap)
+			XGROW(out->v, out->cap, out->n + 1);
+		x = &out->v[out->n++];
+		x->start = (uint32_t)start;
+		x->end = (uint32_t)(start + f->len);
+		x->target = (uint32_t)f->sig;
 	}
 }
 
-/* Does the short fragment f occur in t[0..n)? memchr finds its rarest byte
- * (fast, vectorised, no set-up cost worth the name), then the bytes around
- * it are compared; for a case-insensitive fragment, letters compare folded. */
-static int
-short_at(const struct frag *f, const unsigned char *s)
+/* The gram scan: every occurrence of a long fragment in t[0..n), in the
+ * order of the scan positions (each inside its occurrence). */
+static void
+scan_grams(const struct matcher *m, const unsigned char *t, size_t n,
+    struct lithits *out)
 {
+	const size_t step = (size_t)m->step;
 	size_t i;
 
-	for (i = 0; i < f->len; i++) {
-		int c = s[i];
+	if (m->nfrags == 0 || n < 4)
+		return;
+	for (i = 0; i <= n - 4; i += step) {
+		uint32_t k = fold4(t + i), h = gram_hash(k, GRAM_BITS);
 
-		if (f->icase && c >= 'A' && c <= 'Z')
-			c += 32;
-		if (c != f->s[i])
-			return 0;
+		if (m->bitmap[h >> 6] & (1ull << (h & 63)))
+			grams_at(m, t, n, i, k, out);
 	}
-	return 1;
 }
 
-static int
-short_found(const struct frag *f, const char *t, size_t n)
+void
+matcher_scan(struct matcher *m, const char *block, size_t n)
 {
-	const char *p, *end, *q;
-	int c = f->s[f->rare], passes, k;
+	m->blk = block;
+	m->blklen = block != NULL && n < UINT32_MAX ? n : 0;
+	m->blkpos = 0;
+	m->bgram.n = m->blit.n = 0;
+	m->bgcur = m->blcur = 0;
+	if (m->blklen == 0) {
+		m->blk = NULL;
+		return;
+	}
+	scan_grams(m, (const unsigned char *)block, n, &m->bgram);
+	litscan_scan(m->lits, block, n, &m->blit);
+}
 
-	if (n < f->len)
-		return 0;
-	/* a case-insensitive letter is looked for in both cases */
-	passes = f->icase && c >= 'a' && c <= 'z' ? 2 : 1;
-	for (k = 0; k < passes; k++, c -= 32) {
-		p = t + f->rare;
-		end = t + n - (f->len - f->rare - 1);
-		while (p < end && (q = memchr(p, c, (size_t)(end - p))) != NULL) {
-			if (short_at(f, (const unsigned char *)q - f->rare))
-				return 1;
-			p = q + 1;
+/* The hits of h from *cur on that lie in [off, end): candidates, or
+ * requires lists seen. */
+static void
+take_hits(struct matcher *m, const struct lithits *h, size_t *cur, size_t off,
+    size_t end)
+{
+	const uint32_t nsigs = (uint32_t)m->rb->nsigs;
+
+	for (; *cur < h->n && h->v[*cur].start < end; (*cur)++) {
+		const struct lithit *x = &h->v[*cur];
+
+		if (x->start < off || x->end > end)
+			continue;
+		if (x->target >= nsigs)
+			m->reqseen[x->target - nsigs] = 1;
+		else if (!m->cand[x->target]) {
+			m->cand[x->target] = 1;
+			m->candlist[m->ncand++] = x->target;
 		}
 	}
-	return 0;
-}
-
-
-/* One of a requires list in the line? One memchr pass per distinct rare
- * byte; at each hit, every literal of the list with that rare byte. */
-static int
-req_found(const struct reqs *r, const char *t, size_t n)
-{
-	unsigned char done[256];
-	size_t i, k;
-
-	memset(done, 0, sizeof done);
-	for (i = 0; i < r->n; i++) {
-		unsigned char c = r->v[i].s[r->v[i].rare];
-		const char *p = t, *q;
-
-		if (done[c] || (c >= 'a' && c <= 'z'))
-			continue;	/* letters: see below */
-		done[c] = 1;
-		while ((q = memchr(p, c, (size_t)(t + n - p))) != NULL) {
-			for (k = i; k < r->n; k++) {
-				const struct frag *f = &r->v[k];
-
-				if (f->s[f->rare] == c && (size_t)(q - t) >= f->rare &&
-				    (size_t)(q - t) - f->rare + f->len <= n &&
-				    short_at(f, (const unsigned char *)q - f->rare))
-					return 1;
-			}
-			p = q + 1;
-		}
-	}
-	for (i = 0; i < r->n; i++)
-		if (r->v[i].s[r->v[i].rare] >= 'a' && r->v[i].s[r->v[i].rare] <= 'z' &&
-		    short_found(&r->v[i], t, n))
-			return 1;
-	return 0;
 }
 
 static int
-run_one(struct matcher *m, size_t si, const char *line, size_t linelen,
-    const char *msg, size_t msglen, match_fn fn, void *arg)
+run_one(struct matcher *m, size_t si, const char *msg, size_t msglen,
+    match_fn fn, void *arg)
 {
 	const struct signature *s = m->rb->sigs[si];
-	int rc;
+	int rc, g = m->reqof[si];
 
-	if (m->reqof[si] >= 0) {
-		int g = m->reqof[si];
-
-		if (m->reqseen[g] < 0)
-			m->reqseen[g] = (signed char)req_found(&m->req[g], line, linelen);
-		if (!m->reqseen[g])
-			return 0;
-	}
-
+	if (g >= 0 && !m->reqseen[g] && !m->reqall[g])
+		return 0;
 	rc = pcre2_match(s->re, (PCRE2_SPTR)msg, msglen, 0, 0, m->md, m->mctx);
 	if (rc >= 0) {
 		fn(arg, s, msg, pcre2_get_ovector_pointer(m->md));
@@ -768,30 +680,29 @@ int
 matcher_match(struct matcher *m, const char *line, size_t linelen,
     const char *msg, size_t msglen, match_fn fn, void *arg)
 {
-	const unsigned char *t = (const unsigned char *)line;
-	const size_t step = (size_t)m->step;
-	size_t i, j, found = 0;
+	size_t j, found = 0;
 
 	m->ncand = 0;
 	if (m->nreq > 0)
-		memset(m->reqseen, 0xff, m->nreq);
-	if (m->nfrags > 0 && linelen >= 4) {
-		size_t last = linelen - 4;
+		memset(m->reqseen, 0, m->nreq);
+	if (m->blk != NULL && line >= m->blk && linelen <= m->blklen &&
+	    (size_t)(line - m->blk) <= m->blklen - linelen &&
+	    (size_t)(line - m->blk) >= m->blkpos) {
+		/* inside the block scanned last, after the lines before */
+		size_t off = (size_t)(line - m->blk);
 
-		for (i = 0; i <= last; i += step) {
-			uint32_t k = fold4(t + i), h = gram_hash(k, GRAM_BITS);
+		m->blkpos = off + linelen;
+		take_hits(m, &m->bgram, &m->bgcur, off, off + linelen);
+		take_hits(m, &m->blit, &m->blcur, off, off + linelen);
+	} else {
+		size_t cur = 0;
 
-			if (m->bitmap[h >> 6] & (1ull << (h & 63)))
-				candidate(m, t, linelen, i, k);
-		}
-	}
-	for (j = 0; j < m->nshorts; j++) {
-		const struct frag *f = &m->shorts[j];
-
-		if (!m->cand[f->sig] && short_found(f, line, linelen)) {
-			m->cand[f->sig] = 1;
-			m->candlist[m->ncand++] = f->sig;
-		}
+		m->lgram.n = m->llit.n = 0;
+		scan_grams(m, (const unsigned char *)line, linelen, &m->lgram);
+		litscan_scan(m->lits, line, linelen, &m->llit);
+		take_hits(m, &m->lgram, &cur, 0, linelen);
+		cur = 0;
+		take_hits(m, &m->llit, &cur, 0, linelen);
 	}
 	if (m->ncand == 0 && m->nalways == 0)
 		return 0;
@@ -810,7 +721,7 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 		m->candlist[k] = x;
 	}
 	for (j = 0; j < m->ncand; j++) {
-		found += (size_t)run_one(m, m->candlist[j], line, linelen, msg, msglen, fn, arg);
+		found += (size_t)run_one(m, m->candlist[j], msg, msglen, fn, arg);
 		m->cand[m->candlist[j]] = 0;
 	}
 	m->ncand = 0;

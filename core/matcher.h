@@ -1,10 +1,11 @@
 /* matcher.h: run every signature of a rulebook over a line, fast.
- * A prefilter looks up, in one pass over the line, a literal fragment of
- * every signature at once (4-byte grams in a bitmap, ASCII case folded,
- * sampled every `step` bytes: the shortest fragment of 8 bytes or more sets
- * the step; shorter ones are each searched for whole); only the
- * signatures whose fragment occurs run their PCRE2 (JIT) regex, with match
- * and depth limits so no pattern can hang the program. */
+ * A prefilter looks up a literal fragment of every signature at once, in
+ * one pass over a whole block of lines (matcher_scan) or over one line:
+ * long fragments by 4-byte grams in a bitmap, ASCII case folded, sampled
+ * every `step` bytes (the shortest of them sets the step); shorter ones,
+ * and the literals of `requires` lists, by the litscan's fingerprints. Only the signatures whose fragment occurs in a line run
+ * their PCRE2 (JIT) regex, with match and depth limits so no pattern can
+ * hang the program. */
 #ifndef RW_MATCHER_H
 #define RW_MATCHER_H
 
@@ -14,6 +15,10 @@
 #include "rulebook.h"
 
 struct matcher;
+
+/* Fragments at least this long go to the gram scan; shorter ones to the
+ * litscan. */
+#define MATCHER_LONG_FRAG	9
 
 /* Called for each signature that matched. ov holds 2*ngroups+2 offsets
  * into subject (PCRE2_UNSET for unset groups). */
@@ -26,7 +31,13 @@ void		 matcher_free(struct matcher *m);
  * by its rarest grams, look for each short literal by its rarest byte. The
  * results never change, only the speed. */
 void		 matcher_tune(struct matcher *m, const char *sample, size_t n);
+/* Prefilter a block of whole lines at once: matcher_match on the lines
+ * inside it, in order, then only looks up what this scan found. The block
+ * must stay unchanged until the next call (NULL: forget it). */
+void		 matcher_scan(struct matcher *m, const char *block, size_t n);
 /* Prefilter on line (the raw line), regexes on msg (the message part).
+ * A line inside the block scanned last, after the lines asked about
+ * before, takes that scan's findings; any other is scanned alone.
  * Returns the number of matches. Errors (match limit) go to notes via
  * matcher_take_error. */
 int		 matcher_match(struct matcher *m, const char *line, size_t linelen,
@@ -40,7 +51,7 @@ const struct signature *matcher_take_error(struct matcher *m, int *code);
 size_t		 matcher_fragments(const char *pattern, char ***out);
 /* Signatures that run on every line (no fragment). */
 size_t		 matcher_unfiltered(const struct matcher *m);
-/* Literals under 8 bytes, each searched for whole in every line. */
+/* Literals under MATCHER_LONG_FRAG bytes, which the litscan looks for. */
 size_t		 matcher_short_fragments(const struct matcher *m);
 int		 matcher_step(const struct matcher *m);
 /* The signature with the shortest fragment (which sets the stride). */

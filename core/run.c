@@ -95,6 +95,15 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	}
 }
 
+static void
+on_chunk(void *arg, struct source *src, const char *p, size_t n)
+{
+	struct run *r = arg;
+
+	(void)src;
+	matcher_scan(r->matcher, p, n);
+}
+
 void
 run_feed_line(struct run *r, struct source *src, const char *text, size_t len)
 {
@@ -170,6 +179,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 
 		XGROW(r->sources, r->capsources, r->nsources + 1);
 		s->id = r->nsources;
+		s->chunk_fn = on_chunk;
 		r->sources[r->nsources++] = s;
 		if (probe_anchor(s, r->buf, &a, &sample)) {
 			s->ls.anchor = a;
@@ -257,6 +267,7 @@ run_scan_step(struct run *r, uint64_t budget, int final)
 
 		n = source_read_some(s, r->buf, &r->notes, budget ? budget - used : 0,
 		    &more, on_line, r);
+		matcher_scan(r->matcher, NULL, 0);	/* r->buf will change */
 		if (n > 0) {
 			used += (uint64_t)n;
 			r->bytes += (uint64_t)n;
@@ -310,6 +321,7 @@ run_rediscover(struct run *r)
 		if (f->kind == SOURCE_STDIN || bsearch(&f->path, have, n, sizeof *have, path_cmp))
 			continue;
 		s = source_new(f->path, f->name, f->kind, f->rank, f->node, f->nproc);
+		s->chunk_fn = on_chunk;
 		XGROW(r->sources, r->capsources, r->nsources + 1);
 		s->id = r->nsources;
 		r->sources[r->nsources++] = s;

@@ -382,6 +382,8 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		}
 		total += r;
 		src->bytes += (uint64_t)r;
+		if (src->chunk_fn != NULL)
+			src->chunk_fn(arg, src, buf, (size_t)r);
 		feed(src, buf, (size_t)r, base, ns, fn, arg);
 		if (src->skipping)
 			src->offset = base + (uint64_t)r;

@@ -50,6 +50,10 @@ struct source {
 					 * rewritten file shows other ones */
 	size_t		 headlen;
 	size_t		 id;		/* the owner's index for this source */
+	/* when set, called with each chunk read into buf before its lines
+	 * are handed on, with the line function's arg */
+	void		(*chunk_fn)(void *arg, struct source *src, const char *p,
+			    size_t n);
 };
 
 /* Called for every complete line; the text is valid during the call only. */

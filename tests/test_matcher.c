@@ -69,7 +69,9 @@ static const char yaml[] =
     "  - {id: c, role: symptom, pattern: '(?i)loss[^\\n]{0,40}?\\bnan\\b'}\n"
     "  - {id: d, role: context, pattern: 'NCCL version (?<v>\\d+\\.\\d+\\.\\d+)'}\n"
     "  - {id: e, role: symptom, pattern: 'Error|Exception', prefilter: [Error, Exception]}\n"
-    "  - {id: f, role: context, pattern: 'ab+c\\d{2,}xyz'}\n";
+    "  - {id: f, role: context, pattern: 'ab+c\\d{2,}xyz'}\n"
+    "  - {id: g, role: symptom, pattern: 'loss[:=] ?(?:nan|inf)', prefilter: [loss],\n"
+    "     requires: [':nan', ': nan', '=nan', '= nan', ':inf', ': inf', '=inf', '= inf']}\n";
 
 struct count {
 	int hits[8];
@@ -85,57 +87,135 @@ on(void *arg, const struct signature *sig, const char *subject, const PCRE2_SIZE
 	c->hits[sig->index]++;
 }
 
+static const char *const words[] = { "CUDA out of memory. Tried to allocate 2 GiB",
+    "cuda OUT of memory", "Watchdog caught collective operation timeout",
+    "Watchdog caught", "loss = NaN", "LOSS: nan ", "loss nan", "NCCL version 2.18.3",
+    "NCCL version x", "RuntimeError", "Exception", "abbbc12xyz", "ac12xyz", " ", "x",
+    "\x1b[31m", "\xff\xfe", "[rank3]:", "[E1218 20:27:21.426415540 a.cpp:1] ",
+    "loss:nan", "loss= inf", "loss:INF", "loss=0.1", "Loss: nan" };
+
+static unsigned
+rnd(unsigned *seed)
+{
+	*seed = *seed * 1103515245 + 12345;
+	return *seed >> 16;
+}
+
+/* A random line of words, whole or cut in half, into line; its length. */
+static size_t
+random_line(unsigned *seed, char *line, size_t size)
+{
+	size_t len = 0;
+	int parts = 1 + (int)(rnd(seed) % 6), k;
+
+	for (k = 0; k < parts; k++) {
+		const char *w = words[rnd(seed) % (sizeof words / sizeof *words)];
+		size_t wl = strlen(w), cut = rnd(seed) % 3 == 0 ? wl / 2 : wl;
+
+		if (len + cut + 1 >= size)
+			break;
+		memcpy(line + len, w, cut);
+		len += cut;
+		line[len++] = (char)("  ;:x"[rnd(seed) % 5]);
+	}
+	return len;
+}
+
+/* The matcher found on line exactly what each regex finds. */
+static void
+agrees(const struct rulebook *rb, pcre2_match_data *md, const struct count *c,
+    const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < rb->nsigs; i++) {
+		int want = pcre2_match(rb->sigs[i]->re, (PCRE2_SPTR)line, len, 0, 0, md, NULL) >= 0;
+
+		if (want != (c->hits[i] > 0))
+			fail_msg("signature %s: prefilter says %d, regex says %d on '%.*s'",
+			    rb->sigs[i]->id, c->hits[i], want, (int)len, line);
+	}
+}
+
+static const char sample[] = "Watchdog caught collective operation "
+    "timeout CUDA out of memory NCCL version loss = nan Exception "
+    "Watchdog Watchdog memory memory of of of caught caught";
+
 static void
 test_prefilter_hides_nothing(void **state)
 {
-	static const char *const words[] = { "CUDA out of memory. Tried to allocate 2 GiB",
-	    "cuda OUT of memory", "Watchdog caught collective operation timeout",
-	    "Watchdog caught", "loss = NaN", "LOSS: nan ", "loss nan", "NCCL version 2.18.3",
-	    "NCCL version x", "RuntimeError", "Exception", "abbbc12xyz", "ac12xyz", " ", "x",
-	    "\x1b[31m", "\xff\xfe", "[rank3]:", "[E1218 20:27:21.426415540 a.cpp:1] " };
 	struct rulebook *rb = book(yaml);
 	struct matcher *m = matcher_new(rb);
 	pcre2_match_data *md = pcre2_match_data_create(16, NULL);
 	char line[512];
 	unsigned seed = 12345;
-	int iter, k;
+	int iter;
 
 	(void)state;
 	assert_int_equal(matcher_unfiltered(m), 1);	/* f: "ab+c\d{2,}xyz" has no 4-byte literal... */
 	for (iter = 0; iter < 40000; iter++) {
-		if (iter == 20000) {
-			/* tuned to a sample, the prefilter must still hide nothing */
-			static const char sample[] = "Watchdog caught collective operation "
-			    "timeout CUDA out of memory NCCL version loss = nan Exception "
-			    "Watchdog Watchdog memory memory of of of caught caught";
-
-			matcher_tune(m, sample, sizeof sample - 1);
-		}
 		struct count c = { { 0 } };
-		size_t len = 0, i;
-		int parts = 1 + (int)((seed = seed * 1103515245 + 12345) >> 16) % 6;
+		size_t len;
 
-		for (k = 0; k < parts; k++) {
-			const char *w = words[((seed = seed * 1103515245 + 12345) >> 16) %
-			    (sizeof words / sizeof *words)];
-			size_t wl = strlen(w), cut = ((seed = seed * 1103515245 + 12345) >> 16) % 3 == 0 ?
-			    wl / 2 : wl;
-
-			if (len + cut + 1 >= sizeof line)
-				break;
-			memcpy(line + len, w, cut);
-			len += cut;
-			line[len++] = (char)("  ;:x"[(seed >> 20) % 5]);
-		}
+		/* tuned to a sample, the prefilter must still hide nothing */
+		if (iter == 20000)
+			matcher_tune(m, sample, sizeof sample - 1);
+		len = random_line(&seed, line, sizeof line);
 		matcher_match(m, line, len, line, len, on, &c);
-		for (i = 0; i < rb->nsigs; i++) {
-			int want = pcre2_match(rb->sigs[i]->re, (PCRE2_SPTR)line, len, 0, 0, md, NULL) >= 0;
+		agrees(rb, md, &c, line, len);
+	}
+	pcre2_match_data_free(md);
+	matcher_free(m);
+	rulebook_free(rb);
+}
 
-			if (want != (c.hits[i] > 0))
-				fail_msg("signature %s: prefilter says %d, regex says %d on '%.*s'",
-				    rb->sigs[i]->id, c.hits[i], want, (int)len, line);
+/* Scanned as one block, then asked line by line (some lines skipped, as
+ * blank messages are, and lines from elsewhere asked in between): the
+ * same findings as line by line. */
+static void
+test_block_scan_agrees(void **state)
+{
+	struct rulebook *rb = book(yaml);
+	struct matcher *m = matcher_new(rb);
+	pcre2_match_data *md = pcre2_match_data_create(16, NULL);
+	char *block = malloc(64 * 1024), other[512];
+	size_t *starts = malloc(sizeof *starts * 4096);
+	unsigned seed = 777;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 200; round++) {
+		size_t n = 0, nlines = 0, i;
+
+		if (round == 100)
+			matcher_tune(m, sample, sizeof sample - 1);
+		while (n + 600 < 64 * 1024 && nlines < 4095) {
+			starts[nlines++] = n;
+			n += random_line(&seed, block + n, 512);
+			block[n++] = '\n';
+		}
+		starts[nlines] = n;
+		matcher_scan(m, block, n);
+		for (i = 0; i < nlines; i++) {
+			struct count c = { { 0 } };
+			size_t len = starts[i + 1] - starts[i] - 1;
+
+			if (rnd(&seed) % 7 == 0)
+				continue;
+			if (rnd(&seed) % 11 == 0) {
+				size_t olen = random_line(&seed, other, sizeof other);
+
+				matcher_match(m, other, olen, other, olen, on, &c);
+				agrees(rb, md, &c, other, olen);
+				memset(&c, 0, sizeof c);
+			}
+			matcher_match(m, block + starts[i], len, block + starts[i], len, on, &c);
+			agrees(rb, md, &c, block + starts[i], len);
 		}
 	}
+	matcher_scan(m, NULL, 0);
+	free(block);
+	free(starts);
 	pcre2_match_data_free(md);
 	matcher_free(m);
 	rulebook_free(rb);
@@ -174,6 +254,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fragment_extraction),
 		cmocka_unit_test(test_prefilter_hides_nothing),
+		cmocka_unit_test(test_block_scan_agrees),
 		cmocka_unit_test(test_catastrophic_regex_gives_up),
 	};
 

@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "config_file.h"
 #include "encyclopedia.h"
+#include "matcher.h"
 #include "replay.h"
 #include "report.h"
 #include "rulebook.h"
@@ -199,9 +200,9 @@ do_check(char **dirs, size_t ndirs)
 	    st.counterexamples, st.unfiltered, st.unfiltered == 1 ? "" : "s");
 	if (st.shortest != NULL)
 		printf("prefilter stride %d (set by \"%s\", %zu bytes, of %s; 11 bytes or more "
-		    "allow 8); %zu literal%s under 8 bytes searched whole in every line\n", st.step,
-		    st.shortest_lit, st.shortest_len, st.shortest->fullid, st.shorts,
-		    st.shorts == 1 ? "" : "s");
+		    "allow 8); %zu literal%s under %d bytes in the one-pass literal scan\n",
+		    st.step, st.shortest_lit, st.shortest_len, st.shortest->fullid, st.shorts,
+		    st.shorts == 1 ? "" : "s", MATCHER_LONG_FRAG);
 	free(st.shortest_lit);
 	if (load_errors + st.failures > 0)
 		printf("%zu problem%s\n", load_errors + st.failures,

@@ -1,0 +1,463 @@
+/* litscan.c: many short literals, one pass (see litscan.h).
+ *
+ * Fingerprint tables: for each of the 3 fingerprint bytes j, lo[j][c & 15]
+ * and hi[j][c >> 4] hold the buckets whose literals may have byte c there;
+ * a position i is a candidate for bucket b when bit b survives in
+ * lo[0][p[i]&15] & hi[0][p[i]>>4] & lo[1][p[i+1]&15] & ... . A bucket
+ * with several literals accepts every mix of their nibbles, so which
+ * literals share a bucket decides how often the scan stops for nothing:
+ * the build measures that on a sample of the logs. The scalar scan uses
+ * the same tables folded into one byte table per j. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define HAVE_TEDDY 1
+#endif
+
+#include "litscan.h"
+#include "xmalloc.h"
+
+#define NBUCKETS	8
+#define FP		3	/* fingerprint bytes */
+
+struct lit {
+	unsigned char	*s;	/* icase: letters in lower case */
+	size_t		 len;
+	int		 icase;
+	uint32_t	 target;
+	size_t		 w;	/* fingerprint: s[w .. w + FP) */
+	uint64_t	 val, mask, fold;	/* len <= 8: one 8-byte compare */
+};
+
+struct tables {
+	uint8_t		 lo[FP][16], hi[FP][16];
+};
+
+struct litscan {
+	struct lit	*lits;
+	size_t		 nlits, caplits;
+	struct tables	 t;
+	uint8_t		 byte[FP][256];
+	size_t		*bucket[NBUCKETS];	/* literal indices */
+	size_t		 nbucket[NBUCKETS];
+};
+
+/* The distinct 3-byte sequences of a sample and how often each occurs. */
+struct grams3 {
+	uint32_t	*key;	/* bytes + 1 << 24; 0: empty slot */
+	uint32_t	*count;
+	size_t		 cap;	/* a power of 2 */
+	size_t		 n;	/* when counted: packed into key[0..n) */
+};
+
+static int force_scalar;
+
+int
+litscan_commonness(unsigned char c)
+{
+	static const char order[] = "etaoinsrhldcumfpgwybvkxjqz";
+	const char *p;
+
+	if (c == ' ' || (c >= '0' && c <= '9'))
+		return 40;
+	if (c == ':' || c == '.' || c == '/' || c == '_' || c == '-' || c == ',')
+		return 30;
+	if (c >= 'a' && c <= 'z' && (p = strchr(order, c)) != NULL)
+		return 29 - (int)(p - order);
+	if (c == '=' || c == '[' || c == ']' || c == '(' || c == ')')
+		return 10;
+	if (c >= 'A' && c <= 'Z')
+		return 8;
+	return 1;
+}
+
+static int
+isletter(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+struct litscan *
+litscan_new(void)
+{
+	return xcalloc(1, sizeof(struct litscan));
+}
+
+void
+litscan_free(struct litscan *ls)
+{
+	size_t i;
+
+	if (ls == NULL)
+		return;
+	for (i = 0; i < ls->nlits; i++)
+		free(ls->lits[i].s);
+	free(ls->lits);
+	for (i = 0; i < NBUCKETS; i++)
+		free(ls->bucket[i]);
+	free(ls);
+}
+
+void
+litscan_add(struct litscan *ls, const char *lit, size_t len, int icase,
+    uint32_t target)
+{
+	struct lit *l;
+	size_t i;
+
+	if (len < FP)
+		return;
+	XGROW(ls->lits, ls->caplits, ls->nlits + 1);
+	l = &ls->lits[ls->nlits++];
+	memset(l, 0, sizeof *l);
+	l->s = xmalloc(len + 1);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)lit[i];
+
+		l->s[i] = icase && c >= 'A' && c <= 'Z' ? c + 32 : c;
+		if (i < 8) {
+			l->val |= (uint64_t)l->s[i] << (8 * i);
+			l->mask |= (uint64_t)0xff << (8 * i);
+			if (icase && isletter(c))
+				l->fold |= (uint64_t)0x20 << (8 * i);
+		}
+	}
+	l->s[len] = 0;
+	l->len = len;
+	l->icase = icase;
+	l->target = target;
+}
+
+size_t
+litscan_count(const struct litscan *ls)
+{
+	return ls->nlits;
+}
+
+/* --- building --------------------------------------------------------------- */
+
+static uint32_t
+g3_hash(uint32_t k, size_t cap)
+{
+	return (uint32_t)((k * 0x9E3779B1u) >> 7) & (uint32_t)(cap - 1);
+}
+
+static void
+g3_count(struct grams3 *g, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	g->cap = 1 << 16;
+	while (g->cap < n / 4 && g->cap < (1 << 20))
+		g->cap <<= 1;
+	g->key = xcalloc(g->cap, sizeof *g->key);
+	g->count = xcalloc(g->cap, sizeof *g->count);
+	g->n = 0;
+	for (i = 0; i + FP <= n; i++) {
+		uint32_t k = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8 |
+		    (uint32_t)p[i + 2] << 16 | 1u << 24;
+		uint32_t h = g3_hash(k, g->cap);
+
+		while (g->key[h] != 0 && g->key[h] != k)
+			h = (h + 1) & (uint32_t)(g->cap - 1);
+		if (g->key[h] == 0) {
+			if (g->n + 1 >= g->cap / 2)
+				break;	/* full enough to judge by */
+			g->key[h] = k;
+			g->n++;
+		}
+		g->count[h]++;
+	}
+	/* packed: the first n slots */
+	for (i = 0, g->n = 0; i < g->cap; i++)
+		if (g->key[i] != 0) {
+			g->key[g->n] = g->key[i];
+			g->count[g->n++] = g->count[i];
+		}
+}
+
+static void
+tables_add(struct tables *t, const struct lit *l, size_t w, int b)
+{
+	size_t j;
+
+	for (j = 0; j < FP; j++) {
+		unsigned char c = l->s[w + j];
+
+		t->lo[j][c & 15] |= (uint8_t)(1u << b);
+		t->hi[j][c >> 4] |= (uint8_t)(1u << b);
+		if (l->icase && isletter(c)) {
+			c ^= 0x20;
+			t->lo[j][c & 15] |= (uint8_t)(1u << b);
+			t->hi[j][c >> 4] |= (uint8_t)(1u << b);
+		}
+	}
+}
+
+static int
+accepts(const struct tables *t, size_t j, unsigned char c, int b)
+{
+	return (t->lo[j][c & 15] & t->hi[j][c >> 4]) >> b & 1;
+}
+
+/* How often bucket b of t stops the scan, per sample: counted on the
+ * sample's 3-grams, or, without a sample, guessed from how common each
+ * byte is. */
+static double
+rate(const struct tables *t, int b, const struct grams3 *g)
+{
+	double r = 1;
+	size_t i, j;
+	int c;
+
+	if (g != NULL) {
+		r = 0;
+		for (i = 0; i < g->n; i++) {
+			uint32_t k = g->key[i];
+
+			if (accepts(t, 0, k & 0xff, b) &&
+			    accepts(t, 1, k >> 8 & 0xff, b) && accepts(t, 2, k >> 16 & 0xff, b))
+				r += g->count[i];
+		}
+		return r;
+	}
+	for (j = 0; j < FP; j++) {
+		double in = 0;
+
+		for (c = 0; c < 256; c++)
+			if (accepts(t, j, (unsigned char)c, b))
+				in += (double)(1u << (litscan_commonness((unsigned char)c) / 3));
+		r *= in;
+	}
+	return r;
+}
+
+struct byrate {
+	size_t	 lit;
+	double	 rate;
+};
+
+static int
+byrate_cmp(const void *a, const void *b)
+{
+	const struct byrate *x = a, *y = b;
+
+	if (x->rate != y->rate)
+		return x->rate < y->rate ? 1 : -1;
+	return x->lit < y->lit ? -1 : x->lit > y->lit;
+}
+
+void
+litscan_build(struct litscan *ls, const char *sample, size_t n)
+{
+	struct grams3 g, *gp = NULL;
+	struct byrate *order;
+	double cur[NBUCKETS];
+	size_t i, j, w;
+	int b, c;
+
+	memset(&ls->t, 0, sizeof ls->t);
+	for (b = 0; b < NBUCKETS; b++) {
+		free(ls->bucket[b]);
+		ls->bucket[b] = NULL;
+		ls->nbucket[b] = 0;
+		cur[b] = 0;
+	}
+	if (sample != NULL && n >= 64) {
+		g3_count(&g, (const unsigned char *)sample, n);
+		gp = &g;
+	}
+	/* each literal's rarest window, alone in a bucket */
+	order = xcalloc(ls->nlits + 1, sizeof *order);
+	for (i = 0; i < ls->nlits; i++) {
+		struct lit *l = &ls->lits[i];
+
+		for (w = 0; w + FP <= l->len; w++) {
+			struct tables one;
+			double r;
+
+			memset(&one, 0, sizeof one);
+			tables_add(&one, l, w, 0);
+			r = rate(&one, 0, gp);
+			if (w == 0 || r < order[i].rate) {
+				order[i].rate = r;
+				l->w = w;
+			}
+		}
+		order[i].lit = i;
+	}
+	/* Most frequent first, each into the bucket it costs least in: a
+	 * bucket costs its rate times its literals, each compared at a stop. */
+	qsort(order, ls->nlits, sizeof *order, byrate_cmp);
+	for (i = 0; i < ls->nlits; i++) {
+		struct lit *l = &ls->lits[order[i].lit];
+		double best = 0, r[NBUCKETS];
+		int bb = 0;
+
+		for (b = 0; b < NBUCKETS; b++) {
+			struct tables t = ls->t;
+			double k = (double)ls->nbucket[b], inc;
+
+			tables_add(&t, l, l->w, b);
+			r[b] = rate(&t, b, gp);
+			inc = r[b] * (k + 1) - cur[b] * k;
+			if (b == 0 || inc < best) {
+				best = inc;
+				bb = b;
+			}
+		}
+		tables_add(&ls->t, l, l->w, bb);
+		cur[bb] = r[bb];
+		ls->bucket[bb] = xrealloc(ls->bucket[bb],
+		    (ls->nbucket[bb] + 1) * sizeof *ls->bucket[bb]);
+		ls->bucket[bb][ls->nbucket[bb]++] = order[i].lit;
+	}
+	free(order);
+	if (gp != NULL) {
+		free(g.key);
+		free(g.count);
+	}
+	for (j = 0; j < FP; j++)
+		for (c = 0; c < 256; c++)
+			ls->byte[j][c] = ls->t.lo[j][c & 15] & ls->t.hi[j][c >> 4];
+}
+
+/* --- scanning ---------------------------------------------------------------- */
+
+static int
+same(const struct lit *l, const unsigned char *s, size_t room)
+{
+	size_t i;
+
+	if (room >= 8 && l->len <= 8) {
+		uint64_t x;
+
+		memcpy(&x, s, 8);
+		return ((x | l->fold) & l->mask) == l->val;
+	}
+	for (i = 0; i < l->len; i++) {
+		unsigned char c = s[i];
+
+		if (l->icase && c >= 'A' && c <= 'Z')
+			c += 32;
+		if (c != l->s[i])
+			return 0;
+	}
+	return 1;
+}
+
+/* The fingerprint of the literals of buckets `bits` may be at p[pos]. */
+static void
+verify(const struct litscan *ls, const unsigned char *p, size_t n, size_t pos,
+    unsigned bits, struct lithits *out)
+{
+	while (bits != 0) {
+		int b = __builtin_ctz(bits);
+		size_t k;
+
+		bits &= bits - 1;
+		for (k = 0; k < ls->nbucket[b]; k++) {
+			const struct lit *l = &ls->lits[ls->bucket[b][k]];
+			struct lithit *h;
+			size_t start = pos - l->w;
+
+			if (pos < l->w || start + l->len > n || !same(l, p + start, n - start))
+				continue;
+			if (out->n == out->cap)
+				XGROW(out->v, out->cap, out->n + 1);
+			h = &out->v[out->n++];
+			h->start = (uint32_t)start;
+			h->end = (uint32_t)(start + l->len);
+			h->target = l->target;
+		}
+	}
+}
+
+static void
+scan_scalar(const struct litscan *ls, const unsigned char *p, size_t n,
+    size_t from, struct lithits *out)
+{
+	size_t i;
+
+	for (i = from; i + FP <= n; i++) {
+		unsigned m = ls->byte[0][p[i]] & ls->byte[1][p[i + 1]] &
+		    ls->byte[2][p[i + 2]];
+
+		if (m != 0)
+			verify(ls, p, n, i, m, out);
+	}
+}
+
+#ifdef HAVE_TEDDY
+#define NIB(tab, x) _mm256_and_si256(						\
+	_mm256_shuffle_epi8((tab##lo), _mm256_and_si256((x), nib)),		\
+	_mm256_shuffle_epi8((tab##hi), _mm256_and_si256(_mm256_srli_epi16((x), 4), nib)))
+
+/* 32 positions at a time; returns where the scalar scan takes over. */
+__attribute__((target("avx2")))
+static size_t
+scan_avx2(const struct litscan *ls, const unsigned char *p, size_t n,
+    struct lithits *out)
+{
+	const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+	__m256i t0lo, t0hi, t1lo, t1hi, t2lo, t2hi;
+	size_t i;
+
+#define TAB(v, a) v = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(a)))
+	TAB(t0lo, ls->t.lo[0]);
+	TAB(t0hi, ls->t.hi[0]);
+	TAB(t1lo, ls->t.lo[1]);
+	TAB(t1hi, ls->t.hi[1]);
+	TAB(t2lo, ls->t.lo[2]);
+	TAB(t2hi, ls->t.hi[2]);
+#undef TAB
+	for (i = 0; i + 32 + FP - 1 <= n; i += 32) {
+		__m256i x0 = _mm256_loadu_si256((const __m256i *)(p + i));
+		__m256i x1 = _mm256_loadu_si256((const __m256i *)(p + i + 1));
+		__m256i x2 = _mm256_loadu_si256((const __m256i *)(p + i + 2));
+		__m256i m = _mm256_and_si256(_mm256_and_si256(NIB(t0, x0), NIB(t1, x1)),
+		    NIB(t2, x2));
+		uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero));
+
+		if (bits != 0) {
+			uint8_t mb[32];
+
+			_mm256_storeu_si256((__m256i *)mb, m);
+			do {
+				int k = __builtin_ctz(bits);
+
+				bits &= bits - 1;
+				verify(ls, p, n, i + (size_t)k, mb[k], out);
+			} while (bits != 0);
+		}
+	}
+	return i;
+}
+#undef NIB
+#endif
+
+void
+litscan_scan(const struct litscan *ls, const char *text, size_t n,
+    struct lithits *out)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t from = 0;
+
+	if (ls->nlits == 0)
+		return;
+#ifdef HAVE_TEDDY
+	if (!force_scalar && __builtin_cpu_supports("avx2"))
+		from = scan_avx2(ls, p, n, out);
+#endif
+	scan_scalar(ls, p, n, from, out);
+}
+
+void
+litscan_force_scalar(int scalar)
+{
+	force_scalar = scalar;
+}
