@@ -15,7 +15,7 @@
 #include "notes.h"
 
 #define SOURCE_LINE_MAX	(64 * 1024)	/* longer lines are matched on their head */
-#define SOURCE_CHUNK	(1024 * 1024)
+#define SOURCE_CHUNK	(64 * 1024)
 
 enum source_kind {
 	SOURCE_LOG,
