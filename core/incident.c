@@ -205,6 +205,13 @@ bin_of(struct incident *in, int64_t sec)
 	return (size_t)((sec - in->bin0) / in->binw);
 }
 
+/* a before b, both with a time (stamp_cmp, inlined for every line) */
+static inline int
+earlier(const struct stamp *a, const struct stamp *b)
+{
+	return a->sec < b->sec || (a->sec == b->sec && a->nsec < b->nsec);
+}
+
 void
 incident_add_line(struct incident *in, const struct line *ln)
 {
@@ -220,13 +227,13 @@ incident_add_line(struct incident *in, const struct line *ln)
 	if (!(ln->ts.flags & STAMP_TIME) || (ln->ts.flags & (STAMP_INHERITED | STAMP_REPORTED)))
 		return;
 	in->timed_lines++;
-	if (!(rs->first.flags & STAMP_TIME) || stamp_cmp(&ln->ts, &rs->first) < 0)
+	if (!(rs->first.flags & STAMP_TIME) || earlier(&ln->ts, &rs->first))
 		rs->first = ln->ts;
-	if (!(rs->last.flags & STAMP_TIME) || stamp_cmp(&ln->ts, &rs->last) > 0)
+	if (!(rs->last.flags & STAMP_TIME) || earlier(&rs->last, &ln->ts))
 		rs->last = ln->ts;
-	if (!(in->first.flags & STAMP_TIME) || stamp_cmp(&ln->ts, &in->first) < 0)
+	if (!(in->first.flags & STAMP_TIME) || earlier(&ln->ts, &in->first))
 		in->first = ln->ts;
-	if (!(in->last.flags & STAMP_TIME) || stamp_cmp(&ln->ts, &in->last) > 0)
+	if (!(in->last.flags & STAMP_TIME) || earlier(&in->last, &ln->ts))
 		in->last = ln->ts;
 	rs->bins[bin_of(in, ln->ts.sec)]++;
 }

@@ -32,7 +32,7 @@ issev(char c)
 }
 
 /* Read a decimal number of at most maxd digits; returns digits read. */
-static size_t
+static inline size_t
 number(const char *p, size_t n, size_t maxd, long *out)
 {
 	size_t i = 0;
@@ -536,12 +536,16 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 static size_t
 peel_nccl(const char *p, size_t n, struct line *out)
 {
+	const char *colon;
 	size_t i = 0, h, d;
 	long pid, tid, dev;
 
-	while (i < n && i < 256 && p[i] != ':' && p[i] != ' ' && p[i] != '\t')
-		i++;
-	if (i == 0 || i >= n || p[i] != ':')
+	/* the host: up to the first ':', with no blank in it */
+	colon = memchr(p, ':', n < 256 ? n : 256);
+	if (colon == NULL || colon == p)
+		return 0;
+	i = (size_t)(colon - p);
+	if (memchr(p, ' ', i) != NULL || memchr(p, '\t', i) != NULL)
 		return 0;
 	h = i;
 	i++;

@@ -7,27 +7,10 @@
 
 #include "stamp.h"
 
-static int
+static inline int
 isdig(char c)
 {
 	return c >= '0' && c <= '9';
-}
-
-static int
-digits(const char *p, size_t n, size_t count, int *out)
-{
-	size_t i;
-	int v = 0;
-
-	if (n < count)
-		return 0;
-	for (i = 0; i < count; i++) {
-		if (!isdig(p[i]))
-			return 0;
-		v = v * 10 + (p[i] - '0');
-	}
-	*out = v;
-	return 1;
 }
 
 int64_t
@@ -79,12 +62,21 @@ days_in_month(int y, int m)
 int
 stamp_from_civil(const struct civil *c, struct stamp *out)
 {
+	/* consecutive lines are mostly of the same day */
+	static int ly, lm, ld;
+	static int64_t ldays;
+
 	if (c->mon < 1 || c->mon > 12 || c->mday < 1 || c->year < 1 ||
 	    c->mday > days_in_month(c->year, c->mon) ||
 	    c->hour > 23 || c->min > 59 || c->sec > 60)
 		return -1;
-	out->sec = stamp_days_from_civil(c->year, c->mon, c->mday) * 86400 +
-	    c->hour * 3600 + c->min * 60 + c->sec;
+	if (c->year != ly || c->mon != lm || c->mday != ld) {
+		ldays = stamp_days_from_civil(c->year, c->mon, c->mday);
+		ly = c->year;
+		lm = c->mon;
+		ld = c->mday;
+	}
+	out->sec = ldays * 86400 + c->hour * 3600 + c->min * 60 + c->sec;
 	out->nsec = c->has_frac ? c->nsec : 0;
 	out->flags = STAMP_TIME | (c->has_frac ? STAMP_FRAC : 0);
 	return 0;
@@ -175,12 +167,21 @@ parse_frac(const char *p, size_t n, struct civil *c)
 	return i;
 }
 
+/* Two digits at p, or -1. */
+static inline int
+two(const char *p)
+{
+	unsigned a = (unsigned char)p[0] - '0', b = (unsigned char)p[1] - '0';
+
+	return a < 10 && b < 10 ? (int)(a * 10 + b) : -1;
+}
+
 size_t
 stamp_parse_hms(const char *p, size_t n, struct civil *c)
 {
 	if (n < 8 || p[2] != ':' || p[5] != ':' ||
-	    !digits(p, n, 2, &c->hour) || !digits(p + 3, n - 3, 2, &c->min) ||
-	    !digits(p + 6, n - 6, 2, &c->sec) ||
+	    (c->hour = two(p)) < 0 || (c->min = two(p + 3)) < 0 ||
+	    (c->sec = two(p + 6)) < 0 ||
 	    c->hour > 23 || c->min > 59 || c->sec > 60)
 		return 0;
 	c->has_frac = 0;
@@ -191,11 +192,14 @@ stamp_parse_hms(const char *p, size_t n, struct civil *c)
 static size_t
 parse_date(const char *p, size_t n, struct civil *c)
 {
+	int hi, lo;
+
 	if (n < 10 || p[4] != '-' || p[7] != '-' ||
-	    !digits(p, n, 4, &c->year) || !digits(p + 5, n - 5, 2, &c->mon) ||
-	    !digits(p + 8, n - 8, 2, &c->mday) ||
+	    (hi = two(p)) < 0 || (lo = two(p + 2)) < 0 ||
+	    (c->mon = two(p + 5)) < 0 || (c->mday = two(p + 8)) < 0 ||
 	    c->mon < 1 || c->mon > 12 || c->mday < 1 || c->mday > 31)
 		return 0;
+	c->year = hi * 100 + lo;
 	return 10;
 }
 
