@@ -215,14 +215,20 @@ struct header {
 static size_t
 skip_level_word(const char *p, size_t n)
 {
-	static const char *const words[] = { "DEBUG", "INFO", "WARNING", "WARN",
-	    "ERROR", "CRITICAL", "FATAL", NULL };
+	static const struct {
+		const char	*w;
+		size_t		 l;
+	} words[] = { { "DEBUG", 5 }, { "INFO", 4 }, { "WARNING", 7 }, { "WARN", 4 },
+	    { "ERROR", 5 }, { "CRITICAL", 8 }, { "FATAL", 5 } };
 	size_t i;
 
-	for (i = 0; words[i] != NULL; i++) {
-		size_t l = strlen(words[i]);
+	if (n == 0 || !isupper_(p[0]))
+		return 0;
+	for (i = 0; i < sizeof words / sizeof *words; i++) {
+		size_t l = words[i].l;
 
-		if (n > l && memcmp(p, words[i], l) == 0 && (p[l] == ' ' || p[l] == ':'))
+		if (n > l && p[0] == words[i].w[0] && memcmp(p, words[i].w, l) == 0 &&
+		    (p[l] == ' ' || p[l] == ':'))
 			return l + 1 + (p[l] == ':' && n > l + 1 && p[l + 1] == ' ');
 	}
 	return 0;
@@ -540,14 +546,12 @@ peel_nccl(const char *p, size_t n, struct line *out)
 	size_t i = 0, h, d;
 	long pid, tid, dev;
 
-	/* the host: up to the first ':', with no blank in it */
+	/* the host: up to the first ':', with no blank in it (checked last:
+	 * "file.py:12 text" fails sooner on pid:tid) */
 	colon = memchr(p, ':', n < 256 ? n : 256);
 	if (colon == NULL || colon == p)
 		return 0;
-	i = (size_t)(colon - p);
-	if (memchr(p, ' ', i) != NULL || memchr(p, '\t', i) != NULL)
-		return 0;
-	h = i;
+	h = i = (size_t)(colon - p);
 	i++;
 	if ((d = number(p + i, n - i, 10, &pid)) == 0 || i + d >= n || p[i + d] != ':')
 		return 0;
@@ -555,6 +559,8 @@ peel_nccl(const char *p, size_t n, struct line *out)
 	if ((d = number(p + i, n - i, 10, &tid)) == 0 || i + d >= n || p[i + d] != ' ')
 		return 0;
 	i += d + 1;
+	if (memchr(p, ' ', h) != NULL || memchr(p, '\t', h) != NULL)
+		return 0;
 	if (i < n && p[i] == '[' && (d = number(p + i + 1, n - i - 1, 4, &dev)) != 0 &&
 	    i + 1 + d + 1 < n && p[i + 1 + d] == ']' && p[i + 2 + d] == ' ')
 		i += d + 3;
@@ -733,7 +739,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 
 	/* A progress bar rewritten with \r: the text after the last \r is
 	 * what a terminal shows, and where a log line glued to it starts. */
-	if (n > 0 && memchr(p, '\r', n) != NULL) {
+	if (n > 0 && !st->cr_free && memchr(p, '\r', n) != NULL) {
 		const char *q = p + n;
 
 		while (q > p && q[-1] == '\r')

@@ -65,6 +65,8 @@ struct linestate {
 	struct stamp	 sum_time;
 	int		 max_local;	/* highest torchrun local rank seen */
 	unsigned long	 group_ranked;	/* lines ranked only by a group rank */
+	int		 cr_free;	/* set by the reader: the lines it hands
+					 * over now hold no '\r' */
 };
 
 /* mtime: the file's mtime as a stamp sec (local), 0 when unknown. */

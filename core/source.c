@@ -66,6 +66,8 @@ feed(struct source *src, const char *p, size_t n, uint64_t base,
     struct notes *ns, source_line_fn fn, void *arg)
 {
 	const char *end = p + n, *nl;
+	/* one look for '\r' here spares line_parse one per line */
+	int crfree = memchr(p, '\r', n) == NULL;
 
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
@@ -83,7 +85,9 @@ feed(struct source *src, const char *p, size_t n, uint64_t base,
 
 			if (len > 0 && p[len - 1] == '\r' && memchr(p, '\r', len - 1) == NULL)
 				len--;
+			src->ls.cr_free = crfree;
 			emit(src, p, len, src->offset, fn, arg, 0);
+			src->ls.cr_free = 0;
 			p = nl + 1;
 			src->offset = base + (uint64_t)(p - (end - n));
 			continue;
