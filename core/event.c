@@ -7,14 +7,27 @@
 #include "event.h"
 #include "xmalloc.h"
 
+/* One allocation holds the event, its facts and their text: events are
+ * made (and most of them dropped) by the thousand. */
 struct event *
 event_new(const struct signature *sig, const struct line *ln, const char *file,
     const char *subject, const size_t *ov)
 {
-	struct event *ev = xcalloc(1, sizeof *ev);
+	struct event *ev;
 	unsigned g;
 	size_t n = ln->rawlen < EVENT_TEXT_MAX ? ln->rawlen : EVENT_TEXT_MAX;
+	size_t hn = ln->host != NULL ? (ln->hostlen < 63 ? ln->hostlen : 63) : 0;
+	size_t size = sizeof *ev + (sig->ngroups + 1) * sizeof *ev->facts + n + 1 + hn + 1;
+	char *p;
 
+	for (g = 1; g <= sig->ngroups; g++) {
+		size_t a = ov[2 * g], b = ov[2 * g + 1];
+
+		if (sig->fact_of_group[g] >= 0 && a != PCRE2_UNSET && b >= a)
+			size += (b - a > FACT_VALUE_MAX ? FACT_VALUE_MAX : b - a) + 1;
+	}
+	ev = xmalloc(size);
+	memset(ev, 0, sizeof *ev);
 	ev->sig = sig;
 	ev->rank = ln->rank;
 	ev->rank_from = ln->rank_from;
@@ -23,10 +36,18 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 	ev->lineno = ln->lineno;
 	ev->offset = ln->offset;
 	ev->flags = ln->flags;
-	ev->text = xstrndup(ln->raw, n);
-	if (ln->host != NULL && ln->hostlen > 0)
-		ev->host = xstrndup(ln->host, ln->hostlen < 63 ? ln->hostlen : 63);
-	ev->facts = xcalloc(sig->ngroups + 1, sizeof *ev->facts);
+	ev->facts = (struct fact *)(ev + 1);
+	p = (char *)(ev->facts + sig->ngroups + 1);
+	ev->text = p;
+	memcpy(p, ln->raw, n);
+	p[n] = '\0';
+	p += n + 1;
+	if (hn > 0) {
+		ev->host = p;
+		memcpy(p, ln->host, hn);
+		p[hn] = '\0';
+		p += hn + 1;
+	}
 	for (g = 1; g <= sig->ngroups; g++) {
 		size_t a = ov[2 * g], b = ov[2 * g + 1];
 
@@ -35,7 +56,10 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 		if (b - a > FACT_VALUE_MAX)
 			b = a + FACT_VALUE_MAX;
 		ev->facts[ev->nfacts].id = sig->fact_of_group[g];
-		ev->facts[ev->nfacts].value = xstrndup(subject + a, b - a);
+		ev->facts[ev->nfacts].value = p;
+		memcpy(p, subject + a, b - a);
+		p[b - a] = '\0';
+		p += b - a + 1;
 		ev->nfacts++;
 	}
 	return ev;
@@ -44,15 +68,6 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 void
 event_free(struct event *ev)
 {
-	size_t i;
-
-	if (ev == NULL)
-		return;
-	for (i = 0; i < ev->nfacts; i++)
-		free(ev->facts[i].value);
-	free(ev->facts);
-	free(ev->text);
-	free(ev->host);
 	free(ev);
 }
 

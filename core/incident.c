@@ -121,16 +121,17 @@ rank_slot(struct incident *in, int rank)
 
 	if (rank < 0 || rank >= INCIDENT_MAX_RANK)
 		return &in->unattributed;
-	if ((size_t)rank >= in->nranks) {
-		size_t n = in->nranks ? in->nranks : 16;
+	if ((size_t)rank >= in->capranks) {
+		size_t n = in->capranks ? in->capranks : 16;
 
 		while (n <= (size_t)rank)
 			n *= 2;
 		in->ranks = xrealloc(in->ranks, n * sizeof *in->ranks);
-		memset(in->ranks + in->nranks, 0, (n - in->nranks) * sizeof *in->ranks);
-		in->nranks = (size_t)rank + 1;
-		/* nranks is "highest + 1"; the array may be larger. */
+		memset(in->ranks + in->capranks, 0, (n - in->capranks) * sizeof *in->ranks);
+		in->capranks = n;
 	}
+	if ((size_t)rank >= in->nranks)
+		in->nranks = (size_t)rank + 1;
 	if ((rs = in->ranks[rank]) == NULL) {
 		rs = in->ranks[rank] = xcalloc(1, sizeof *rs);
 		rs->rank = rank;
@@ -238,6 +239,26 @@ incident_add_line(struct incident *in, const struct line *ln)
 	rs->bins[bin_of(in, ln->ts.sec)]++;
 }
 
+/* A fact's value as a number (what strtod reads of all of it, not NaN):
+ * plain integers, most facts, without strtod's cost. */
+static int
+fact_number(const char *v, double *out)
+{
+	const char *p = v + (*v == '-');
+	char *end;
+	int64_t n = 0;
+	size_t k;
+
+	for (k = 0; p[k] >= '0' && p[k] <= '9' && k < 15; k++)
+		n = n * 10 + (p[k] - '0');
+	if (k > 0 && p[k] == '\0') {
+		*out = (double)(*v == '-' ? -n : n);
+		return 1;
+	}
+	*out = strtod(v, &end);
+	return end != v && *end == '\0' && *out == *out;
+}
+
 static void
 numstats_add(struct rankstate *rs, const struct event *ev)
 {
@@ -245,11 +266,10 @@ numstats_add(struct rankstate *rs, const struct event *ev)
 
 	for (i = 0; i < ev->nfacts; i++) {
 		const char *v = ev->facts[i].value;
-		char *end;
-		double x = strtod(v, &end);
+		double x;
 		struct numstat *ns = NULL;
 
-		if (end == v || *end != '\0' || x != x)
+		if (!fact_number(v, &x))
 			continue;
 		for (j = 0; j < rs->nnums; j++)
 			if (rs->nums[j].sig == ev->sig->index && rs->nums[j].fact == ev->facts[i].id) {
@@ -436,14 +456,12 @@ tuple_cmp(const void *a, const void *b)
 /* Does condition c read this event? md: scratch match data (one pair is
  * enough: a where pattern only has to match). */
 static int
-cond_reads(const struct condition *c, const struct event *ev, pcre2_match_data *md)
+cond_reads(const struct condition *c, const unsigned char *from,
+    const struct event *ev, pcre2_match_data *md)
 {
 	size_t i;
 
-	for (i = 0; i < c->nfromsig; i++)
-		if (c->fromsig[i] == ev->sig)
-			break;
-	if (i == c->nfromsig)
+	if (!from[ev->sig->index])
 		return 0;
 	for (i = 0; i < c->nwhere; i++) {
 		const char *v = event_fact(ev, c->where[i].fact_id);
@@ -455,15 +473,11 @@ cond_reads(const struct condition *c, const struct event *ev, pcre2_match_data *
 	return 1;
 }
 
+/* Blamed ranks are sorted and made unique when the condition is done. */
 static void
 blame_add(struct condresult *r, int rank)
 {
-	size_t i;
-
-	for (i = 0; i < r->nblamed; i++)
-		if (r->blamed[i] == rank)
-			return;
-	r->blamed = xrealloc(r->blamed, (r->nblamed + 1) * sizeof *r->blamed);
+	XGROW(r->blamed, r->capblamed, r->nblamed + 1);
 	r->blamed[r->nblamed++] = rank;
 }
 
@@ -705,16 +719,19 @@ eval_condition(const struct incident *in, const struct condition *c,
 {
 	struct tuple *t = xmalloc(sizeof *t * (in->nevents + 1));
 	unsigned char *has = xcalloc(in->nranks + 1, 1);
+	unsigned char *from = xcalloc(in->rb->nsigs + 1, 1);	/* by signature index */
 	size_t i, n = 0, nr = 0;
 	int pg = rulebook_find_fact(in->rb, "pg");
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
 
 	r->cond = c;
+	for (i = 0; i < c->nfromsig; i++)
+		from[c->fromsig[i]->index] = 1;
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
 		const char *v = NULL, *g = "";
 
-		if (ev->rank < 0 || !cond_reads(c, ev, md))
+		if (ev->rank < 0 || !cond_reads(c, from, ev, md))
 			continue;
 		if (c->fact_id >= 0 && (v = event_fact(ev, c->fact_id)) == NULL)
 			continue;
@@ -731,7 +748,8 @@ eval_condition(const struct incident *in, const struct condition *c,
 		t[n].value = v ? v : "";
 		t[n].rank = ev->rank;
 		t[n].order = ev->order;
-		t[n].num = v ? strtod(v, NULL) : 0;
+		if (v == NULL || !fact_number(v, &t[n].num))
+			t[n].num = v ? strtod(v, NULL) : 0;
 		n++;
 	}
 	switch (c->test) {
@@ -778,11 +796,19 @@ eval_condition(const struct incident *in, const struct condition *c,
 		}
 		break;
 	}
-	if (r->nblamed > 1)
+	if (r->nblamed > 1) {
+		size_t a, b;
+
 		qsort(r->blamed, r->nblamed, sizeof *r->blamed, int_cmp);
+		for (a = b = 1; a < r->nblamed; a++)
+			if (r->blamed[a] != r->blamed[b - 1])
+				r->blamed[b++] = r->blamed[a];
+		r->nblamed = b;
+	}
 	pcre2_match_data_free(md);
 	free(t);
 	free(has);
+	free(from);
 }
 
 /* --- suspects ------------------------------------------------------------- */
@@ -1294,18 +1320,18 @@ incident_analyse(struct incident *in)
 	sb.why = xcalloc(sb.n + 1, sizeof *sb.why);
 	for (i = 0; i < an->nconds; i++) {
 		struct condresult *r = &an->conds[i];
+		char *w;
 
-		if (!r->met)
+		if (!r->met || r->nblamed == 0)
 			continue;
+		w = r->detail ? xasprintf("%s (%s)", r->cond->text, r->detail) :
+		    xstrdup(r->cond->text);
 		for (j = 0; j < r->nblamed; j++) {
-			char *w = r->detail ? xasprintf("%s (%s)", r->cond->text, r->detail) :
-			    xstrdup(r->cond->text);
-
 			suspect_add(&sb, r->blamed[j], r->cond->weight, w);
 			if ((size_t)r->blamed[j] < sb.n)
 				sb.blamed[r->blamed[j]] = 1;
-			free(w);
 		}
+		free(w);
 	}
 	for (i = 0; i < in->nevents; i++) {
 		ev = in->events[i];

@@ -72,8 +72,8 @@ struct suspect {
 struct condresult {
 	const struct condition	*cond;
 	int			 met;
-	int			*blamed;	/* ranks */
-	size_t			 nblamed;
+	int			*blamed;	/* ranks, ascending */
+	size_t			 nblamed, capblamed;
 	char			*detail;	/* "NumelIn 16320 on rank 5 vs 16384 on 7 ranks" */
 };
 
@@ -110,6 +110,7 @@ struct incident {
 	const struct rulebook	*rb;
 	struct rankstate	**ranks;	/* indexed by rank */
 	size_t			  nranks;	/* highest rank + 1 */
+	size_t			  capranks;	/* ranks[] allocated */
 	struct rankstate	  unattributed;
 	struct event		**events;
 	size_t			  nevents, capevents;

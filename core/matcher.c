@@ -683,18 +683,25 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 	size_t j, found = 0;
 
 	m->ncand = 0;
-	if (m->nreq > 0)
-		memset(m->reqseen, 0, m->nreq);
 	if (m->blk != NULL && line >= m->blk && linelen <= m->blklen &&
 	    (size_t)(line - m->blk) <= m->blklen - linelen &&
 	    (size_t)(line - m->blk) >= m->blkpos) {
 		/* inside the block scanned last, after the lines before */
-		size_t off = (size_t)(line - m->blk);
+		size_t off = (size_t)(line - m->blk), end = off + linelen;
 
-		m->blkpos = off + linelen;
-		take_hits(m, &m->bgram, &m->bgcur, off, off + linelen);
-		take_hits(m, &m->blit, &m->blcur, off, off + linelen);
+		m->blkpos = end;
+		/* most lines: no hit before the next line */
+		if (m->nalways == 0 &&
+		    (m->bgcur == m->bgram.n || m->bgram.v[m->bgcur].start >= end) &&
+		    (m->blcur == m->blit.n || m->blit.v[m->blcur].start >= end))
+			return 0;
+		if (m->nreq > 0)
+			memset(m->reqseen, 0, m->nreq);
+		take_hits(m, &m->bgram, &m->bgcur, off, end);
+		take_hits(m, &m->blit, &m->blcur, off, end);
 	} else {
+		if (m->nreq > 0)
+			memset(m->reqseen, 0, m->nreq);
 		size_t cur = 0;
 
 		m->lgram.n = m->llit.n = 0;

@@ -206,13 +206,25 @@ parse_date(const char *p, size_t n, struct civil *c)
 size_t
 stamp_parse_iso(const char *p, size_t n, struct civil *c)
 {
+	/* Lines of the same second repeat the first 19 bytes: read once. */
+	static char last[19];
+	static struct civil lastc;
 	size_t i, t;
 
-	if (parse_date(p, n, c) == 0 || n < 19 || (p[10] != ' ' && p[10] != 'T'))
-		return 0;
-	if ((t = stamp_parse_hms(p + 11, n - 11, c)) == 0)
-		return 0;
-	i = 11 + t;
+	if (n >= 19 && lastc.year != 0 && memcmp(p, last, 19) == 0) {
+		*c = lastc;
+		i = 19 + parse_frac(p + 19, n - 19, c);
+	} else {
+		if (parse_date(p, n, c) == 0 || n < 19 || (p[10] != ' ' && p[10] != 'T'))
+			return 0;
+		if ((t = stamp_parse_hms(p + 11, n - 11, c)) == 0)
+			return 0;
+		i = 11 + t;
+		memcpy(last, p, 19);
+		lastc = *c;
+		lastc.has_frac = 0;
+		lastc.nsec = 0;
+	}
 	/* A zone is read and dropped: logs of one job share a zone. */
 	if (i < n && p[i] == 'Z')
 		i++;
