@@ -101,6 +101,8 @@ incident_free(struct incident *in)
 	free(in->events);
 	free(in->byrank);
 	free(in->rankstart);
+	free(in->bysig);
+	free(in->sigstart);
 	free(in);
 }
 
@@ -190,8 +192,10 @@ bin_of(struct incident *in, int64_t sec)
 		in->binw = 1;
 		return 0;
 	}
+	/* binw is a power of 2: a shift, not a division, on every line */
 	if (sec >= in->bin0 && sec < in->bin0 + in->binw * TIMELINE_BINS)
-		return (size_t)((sec - in->bin0) / in->binw);
+		return (size_t)((uint64_t)(sec - in->bin0) >>
+		    __builtin_ctzll((unsigned long long)in->binw));
 	if (sec < new0)
 		new0 = sec;
 	while (sec >= new0 + neww * TIMELINE_BINS || in->bin0 + in->binw *
@@ -356,6 +360,14 @@ static int
 int_cmp(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -720,15 +732,26 @@ eval_condition(const struct incident *in, const struct condition *c,
 	struct tuple *t = xmalloc(sizeof *t * (in->nevents + 1));
 	unsigned char *has = xcalloc(in->nranks + 1, 1);
 	unsigned char *from = xcalloc(in->rb->nsigs + 1, 1);	/* by signature index */
-	size_t i, n = 0, nr = 0;
+	size_t *idx = xmalloc(sizeof *idx * (in->nevents + 1));
+	size_t i, x, nidx = 0, n = 0, nr = 0;
 	int pg = rulebook_find_fact(in->rb, "pg");
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
 
 	r->cond = c;
-	for (i = 0; i < c->nfromsig; i++)
-		from[c->fromsig[i]->index] = 1;
-	for (i = 0; i < in->nevents; i++) {
-		const struct event *ev = in->events[i];
+	/* the events of its signatures, in arrival order */
+	for (i = 0; i < c->nfromsig; i++) {
+		size_t si = c->fromsig[i]->index, k;
+
+		if (from[si])
+			continue;
+		from[si] = 1;
+		for (k = in->sigstart[si]; k < in->sigstart[si + 1]; k++)
+			idx[nidx++] = in->bysig[k];
+	}
+	if (c->nfromsig > 1)
+		qsort(idx, nidx, sizeof *idx, size_cmp);
+	for (x = 0; x < nidx; x++) {
+		const struct event *ev = in->events[idx[x]];
 		const char *v = NULL, *g = "";
 
 		if (ev->rank < 0 || !cond_reads(c, from, ev, md))
@@ -809,6 +832,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 	free(t);
 	free(has);
 	free(from);
+	free(idx);
 }
 
 /* --- suspects ------------------------------------------------------------- */
@@ -956,6 +980,28 @@ index_by_rank(struct incident *in)
 	for (i = n; i > 0; i--)
 		in->rankstart[i] = in->rankstart[i - 1];
 	in->rankstart[0] = 0;
+}
+
+/* Event indices by signature, in arrival order within each: a condition
+ * reads the events of its few signatures, not all of them. */
+static void
+index_by_sig(struct incident *in)
+{
+	size_t i, n = in->rb->nsigs;
+
+	free(in->bysig);
+	free(in->sigstart);
+	in->bysig = xmalloc(sizeof *in->bysig * (in->nevents + 1));
+	in->sigstart = xcalloc(n + 2, sizeof *in->sigstart);
+	for (i = 0; i < in->nevents; i++)
+		in->sigstart[in->events[i]->sig->index + 1]++;
+	for (i = 1; i <= n; i++)
+		in->sigstart[i] += in->sigstart[i - 1];
+	for (i = 0; i < in->nevents; i++)
+		in->bysig[in->sigstart[in->events[i]->sig->index]++] = i;
+	for (i = n; i > 0; i--)
+		in->sigstart[i] = in->sigstart[i - 1];
+	in->sigstart[0] = 0;
 }
 
 /* The events of a rank: in->events[in->byrank[*lo .. *hi)]. */
@@ -1301,6 +1347,7 @@ incident_analyse(struct incident *in)
 	}
 	attribute_by_gpu(in);
 	index_by_rank(in);
+	index_by_sig(in);
 	an->world = (int)in->nranks;
 	active = incident_active_ranks(in);
 

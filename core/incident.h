@@ -128,6 +128,8 @@ struct incident {
 	int			  analysed;
 	size_t			 *byrank;	/* analysis scratch: event indices grouped by rank */
 	size_t			 *rankstart;	/* [rank + 1] -> start in byrank; [0] unattributed */
+	size_t			 *bysig;	/* analysis scratch: event indices grouped by signature */
+	size_t			 *sigstart;	/* [signature index] -> start in bysig */
 };
 
 struct incident	*incident_new(const struct rulebook *rb);

@@ -62,15 +62,18 @@ days_in_month(int y, int m)
 int
 stamp_from_civil(const struct civil *c, struct stamp *out)
 {
-	/* consecutive lines are mostly of the same day */
+	/* Consecutive lines are mostly of the same day: its checks and its
+	 * day number (divisions, slow) are done once. */
 	static int ly, lm, ld;
 	static int64_t ldays;
 
-	if (c->mon < 1 || c->mon > 12 || c->mday < 1 || c->year < 1 ||
-	    c->mday > days_in_month(c->year, c->mon) ||
-	    c->hour > 23 || c->min > 59 || c->sec > 60)
+	if (c->hour > 23 || c->min > 59 || c->sec > 60 || c->hour < 0 ||
+	    c->min < 0 || c->sec < 0)
 		return -1;
-	if (c->year != ly || c->mon != lm || c->mday != ld) {
+	if (c->year != ly || c->mon != lm || c->mday != ld || ly == 0) {
+		if (c->mon < 1 || c->mon > 12 || c->mday < 1 || c->year < 1 ||
+		    c->mday > days_in_month(c->year, c->mon))
+			return -1;
 		ldays = stamp_days_from_civil(c->year, c->mon, c->mday);
 		ly = c->year;
 		lm = c->mon;
