@@ -268,7 +268,8 @@ litscan_build(struct litscan *ls, const char *sample, size_t n)
 		cur[b] = 0;
 	}
 	if (sample != NULL && n >= 64) {
-		g3_count(&g, (const unsigned char *)sample, n);
+		/* a quarter MiB tells the common 3-grams apart well enough */
+		g3_count(&g, (const unsigned char *)sample, n < 256 * 1024 ? n : 256 * 1024);
 		gp = &g;
 	}
 	/* each literal's rarest window, alone in a bucket */

@@ -71,6 +71,19 @@ fold4(const unsigned char *p)
 	return v | 0x20202020u;
 }
 
+_Static_assert(MATCHER_LONG_FRAG >= 8, "grams_at compares long fragments 8 bytes at a time");
+
+#define FOLD8	0x2020202020202020ull
+
+static inline uint64_t
+load8(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
 static inline uint32_t
 gram_hash(uint32_t k, unsigned bits)
 {
@@ -583,11 +596,15 @@ grams_at(const struct matcher *m, const unsigned char *t, size_t n, size_t i,
 		if (g->key != k || i < g->off || i - g->off + f->len > n)
 			continue;
 		start = i - g->off;
-		for (j = 0; j < f->len; j++)
-			if ((t[start + j] | 0x20) != f->s[j])
+		/* 8 bytes at a time, folded; the last 8 overlap (len >= 8) */
+		for (j = 0; j + 8 < f->len; j += 8)
+			if ((load8(t + start + j) | FOLD8) != load8(f->s + j))
 				break;
+		if (j + 8 < f->len ||
+		    (load8(t + start + f->len - 8) | FOLD8) != load8(f->s + f->len - 8))
+			continue;
 		/* folded, '\n' reads as '*': never across lines */
-		if (j < f->len || (f->star && memchr(t + start, '\n', f->len) != NULL))
+		if (f->star && memchr(t + start, '\n', f->len) != NULL)
 			continue;
 		if (out->n == out->cap)
 			XGROW(out->v, out->cap, out->n + 1);
@@ -609,11 +626,21 @@ scan_grams(const struct matcher *m, const unsigned char *t, size_t n,
 
 	if (m->nfrags == 0 || n < 4)
 		return;
-	for (i = 0; i <= n - 4; i += step) {
-		uint32_t k = fold4(t + i), h = gram_hash(k, GRAM_BITS);
+	/* Probes that hit the bitmap are collected without a branch (a hit
+	 * is too rare to predict, too common to ignore), then looked at. */
+	for (i = 0; i <= n - 4;) {
+		uint32_t pos[64], key[64];
+		size_t c = 0, e, x;
 
-		if (m->bitmap[h >> 6] & (1ull << (h & 63)))
-			grams_at(m, t, n, i, k, out);
+		for (e = 0; e < 64 && i <= n - 4; e++, i += step) {
+			uint32_t k = fold4(t + i), h = gram_hash(k, GRAM_BITS);
+
+			pos[c] = (uint32_t)i;
+			key[c] = k;
+			c += (m->bitmap[h >> 6] >> (h & 63)) & 1;
+		}
+		for (x = 0; x < c; x++)
+			grams_at(m, t, n, pos[x], key[x], out);
 	}
 }
 

@@ -111,28 +111,14 @@ run_feed_line(struct run *r, struct source *src, const char *text, size_t len)
 	on_line(r, src, text, len, 0, src->lineno, 0);
 }
 
-/* The year of year-less lines: take it from a dated line of the same file,
- * or else of any file of the run, before falling back on mtime. */
+/* A dated line in buf[0..n): its stamp is the year anchor. */
 static int
-probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
+find_anchor(const char *buf, size_t n, int64_t *anchor)
 {
 	struct linestate ls;
 	struct line ln;
-	int fd;
-	ssize_t n;
-	char *p, *end, *nl;
+	const char *p, *end, *nl;
 
-	if (src->kind != SOURCE_LOG)
-		return 0;
-	if ((fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
-		return 0;
-	n = read(fd, buf, 16384);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	/* a little of every file, for matcher_tune */
-	if (sample->len < PROBE_SAMPLE)
-		buf_add(sample, buf, (size_t)n < 4096 ? (size_t)n : 4096);
 	linestate_init(&ls, -1, -1, 0);
 	for (p = buf, end = buf + n; p < end; p = nl + 1) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
@@ -144,6 +130,34 @@ probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
 		}
 	}
 	return 0;
+}
+
+/* The year of year-less lines: take it from a dated line of the same file
+ * (in its first 4 KiB, or else 16 KiB), or else of any file of the run,
+ * before falling back on mtime. */
+static int
+probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
+{
+	int fd, found;
+	ssize_t n, more;
+
+	if (src->kind != SOURCE_LOG)
+		return 0;
+	if ((fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+		return 0;
+	n = read(fd, buf, 4096);
+	if (n <= 0) {
+		close(fd);
+		return 0;
+	}
+	/* a little of every file, for matcher_tune */
+	if (sample->len < PROBE_SAMPLE)
+		buf_add(sample, buf, (size_t)n);
+	if ((found = find_anchor(buf, (size_t)n, anchor)) == 0 && n == 4096 &&
+	    (more = read(fd, buf + n, 16384 - 4096)) > 0)
+		found = find_anchor(buf, (size_t)(n + more), anchor);
+	close(fd);
+	return found;
 }
 
 struct run *

@@ -337,7 +337,8 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		}
 		if ((uint64_t)sb.st_size == src->offset + src->carrylen)
 			goto out;
-		if (lseek(fd, (off_t)(src->offset + src->carrylen), SEEK_SET) < 0) {
+		if (src->offset + src->carrylen > 0 &&
+		    lseek(fd, (off_t)(src->offset + src->carrylen), SEEK_SET) < 0) {
 			notes_add(ns, NOTE_ERROR, src->name, 0, 0, "cannot seek: %s",
 			    strerror(errno));
 			src->failed = 1;
