@@ -626,21 +626,28 @@ scan_grams(const struct matcher *m, const unsigned char *t, size_t n,
 
 	if (m->nfrags == 0 || n < 4)
 		return;
-	/* Probes that hit the bitmap are collected without a branch (a hit
-	 * is too rare to predict, too common to ignore), then looked at. */
+	/* 64 probes a round mark their bitmap hits in a mask, without a
+	 * branch (a hit is too rare to predict, too common to ignore); then
+	 * the hits are looked at. */
 	for (i = 0; i <= n - 4;) {
-		uint32_t pos[64], key[64];
-		size_t c = 0, e, x;
+		size_t base = i, e, cnt = (n - 4 - i) / step + 1;
+		const unsigned char *q = t + i;
+		uint64_t hits = 0;
 
-		for (e = 0; e < 64 && i <= n - 4; e++, i += step) {
-			uint32_t k = fold4(t + i), h = gram_hash(k, GRAM_BITS);
+		if (cnt > 64)
+			cnt = 64;
+		for (e = 0; e < cnt; e++, q += step) {
+			uint32_t h = gram_hash(fold4(q), GRAM_BITS);
 
-			pos[c] = (uint32_t)i;
-			key[c] = k;
-			c += (m->bitmap[h >> 6] >> (h & 63)) & 1;
+			hits |= ((m->bitmap[h >> 6] >> (h & 63)) & 1) << e;
 		}
-		for (x = 0; x < c; x++)
-			grams_at(m, t, n, pos[x], key[x], out);
+		i += cnt * step;
+		while (hits != 0) {
+			size_t at = base + (size_t)__builtin_ctzll(hits) * step;
+
+			hits &= hits - 1;
+			grams_at(m, t, n, at, fold4(t + at), out);
+		}
 	}
 }
 
