@@ -542,16 +542,17 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 static size_t
 peel_nccl(const char *p, size_t n, struct line *out)
 {
-	const char *colon;
-	size_t i = 0, h, d;
+	size_t i, h, d;
 	long pid, tid, dev;
 
-	/* the host: up to the first ':', with no blank in it (checked last:
-	 * "file.py:12 text" fails sooner on pid:tid) */
-	colon = memchr(p, ':', n < 256 ? n : 256);
-	if (colon == NULL || colon == p)
+	/* the host: up to the first ':', no blank in it (HOST_NAME_MAX 64);
+	 * most messages end this at their first word */
+	for (i = 0; i < n && i < 65 && p[i] != ':'; i++)
+		if (p[i] == ' ' || p[i] == '\t')
+			return 0;
+	if (i == 0 || i >= n || p[i] != ':')
 		return 0;
-	h = i = (size_t)(colon - p);
+	h = i;
 	i++;
 	if ((d = number(p + i, n - i, 10, &pid)) == 0 || i + d >= n || p[i + d] != ':')
 		return 0;
@@ -559,8 +560,6 @@ peel_nccl(const char *p, size_t n, struct line *out)
 	if ((d = number(p + i, n - i, 10, &tid)) == 0 || i + d >= n || p[i + d] != ' ')
 		return 0;
 	i += d + 1;
-	if (memchr(p, ' ', h) != NULL || memchr(p, '\t', h) != NULL)
-		return 0;
 	if (i < n && p[i] == '[' && (d = number(p + i + 1, n - i - 1, 4, &dev)) != 0 &&
 	    i + 1 + d + 1 < n && p[i + 1 + d] == ']' && p[i + 2 + d] == ' ')
 		i += d + 3;

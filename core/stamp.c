@@ -152,9 +152,10 @@ stamp_cmp(const struct stamp *a, const struct stamp *b)
 static size_t
 parse_frac(const char *p, size_t n, struct civil *c)
 {
+	static const int32_t scale[10] = { 1000000000, 100000000, 10000000,
+	    1000000, 100000, 10000, 1000, 100, 10, 1 };
 	size_t i = 0;
 	int32_t v = 0;
-	int k;
 
 	if (n < 2 || (p[0] != '.' && p[0] != ','))
 		return 0;
@@ -163,9 +164,7 @@ parse_frac(const char *p, size_t n, struct civil *c)
 			v = v * 10 + (p[i] - '0');
 	if (i == 1)
 		return 0;
-	for (k = (int)(i - 1); k < 9; k++)
-		v *= 10;
-	c->nsec = v;
+	c->nsec = v * scale[i - 1 < 9 ? i - 1 : 9];
 	c->has_frac = 1;
 	return i;
 }
