@@ -329,6 +329,19 @@ litscan_build(struct litscan *ls, const char *sample, size_t n)
 
 /* --- scanning ---------------------------------------------------------------- */
 
+void
+lithits_add(struct lithits *h, size_t start, size_t end, uint32_t target)
+{
+	struct lithit *x;
+
+	if (h->n == h->cap)
+		XGROW(h->v, h->cap, h->n + 1);
+	x = &h->v[h->n++];
+	x->start = (uint32_t)start;
+	x->end = (uint32_t)end;
+	x->target = target;
+}
+
 static int
 same(const struct lit *l, const unsigned char *s, size_t room)
 {
@@ -363,17 +376,10 @@ verify(const struct litscan *ls, const unsigned char *p, size_t n, size_t pos,
 		bits &= bits - 1;
 		for (k = 0; k < ls->nbucket[b]; k++) {
 			const struct lit *l = &ls->lits[ls->bucket[b][k]];
-			struct lithit *h;
 			size_t start = pos - l->w;
 
-			if (pos < l->w || start + l->len > n || !same(l, p + start, n - start))
-				continue;
-			if (out->n == out->cap)
-				XGROW(out->v, out->cap, out->n + 1);
-			h = &out->v[out->n++];
-			h->start = (uint32_t)start;
-			h->end = (uint32_t)(start + l->len);
-			h->target = l->target;
+			if (pos >= l->w && start + l->len <= n && same(l, p + start, n - start))
+				lithits_add(out, start, start + l->len, l->target);
 		}
 	}
 }

@@ -26,6 +26,10 @@ struct lithits {
 	size_t		 n, cap;
 };
 
+/* Append the hit p[start..end) of target. */
+void		 lithits_add(struct lithits *h, size_t start, size_t end,
+		     uint32_t target);
+
 struct litscan	*litscan_new(void);
 void		 litscan_free(struct litscan *ls);
 /* A literal of at least 3 bytes (shorter ones are ignored); icase: ASCII

@@ -327,8 +327,8 @@ index_grams(struct matcher *m)
 	}
 }
 
-/* Fragments of MATCHER_LONG_FRAG bytes or more go into the gram table, folded to
- * ASCII lower case; the sampling stride is set by the shortest of them (a
+/* Fragments of MATCHER_LONG_FRAG bytes or more go into the gram table,
+ * folded (| 0x20); the sampling stride is set by the shortest of them (a
  * fragment of L bytes allows a stride of L - 3). Shorter fragments would
  * make the stride small for every line: they go to the litscan, which
  * looks for all of them in one pass. */
@@ -590,7 +590,6 @@ grams_at(const struct matcher *m, const unsigned char *t, size_t n, size_t i,
 	for (gi = m->heads[gram_hash(k, HASH_BITS)]; gi >= 0; gi = m->grams[gi].next) {
 		const struct gram *g = &m->grams[gi];
 		const struct frag *f = &m->frags[g->frag];
-		struct lithit *x;
 		size_t start, j;
 
 		if (g->key != k || i < g->off || i - g->off + f->len > n)
@@ -606,12 +605,7 @@ grams_at(const struct matcher *m, const unsigned char *t, size_t n, size_t i,
 		/* folded, '\n' reads as '*': never across lines */
 		if (f->star && memchr(t + start, '\n', f->len) != NULL)
 			continue;
-		if (out->n == out->cap)
-			XGROW(out->v, out->cap, out->n + 1);
-		x = &out->v[out->n++];
-		x->start = (uint32_t)start;
-		x->end = (uint32_t)(start + f->len);
-		x->target = (uint32_t)f->sig;
+		lithits_add(out, start, start + f->len, (uint32_t)f->sig);
 	}
 }
 

@@ -94,7 +94,8 @@ check_round(unsigned *seed, int nlits, int scalar, int tuned)
 				want.v[want.n].end = (uint32_t)(i + lens[k]);
 				want.v[want.n++].target = (uint32_t)k;
 			}
-	qsort(got.v, got.n, sizeof *got.v, hit_cmp);
+	if (got.n > 1)
+		qsort(got.v, got.n, sizeof *got.v, hit_cmp);
 	assert_int_equal(got.n, want.n);
 	for (i = 0; i < got.n; i++) {
 		assert_int_equal(got.v[i].start, want.v[i].start);
