@@ -225,10 +225,13 @@ skip_level_word(const char *p, size_t n)
 	if (n == 0 || !isupper_(p[0]))
 		return 0;
 	for (i = 0; i < sizeof words / sizeof *words; i++) {
-		size_t l = words[i].l;
+		size_t l = words[i].l, k;
 
-		if (n > l && p[0] == words[i].w[0] && memcmp(p, words[i].w, l) == 0 &&
-		    (p[l] == ' ' || p[l] == ':'))
+		if (n <= l || p[0] != words[i].w[0])
+			continue;
+		for (k = 1; k < l && p[k] == words[i].w[k]; k++)
+			;
+		if (k == l && (p[l] == ' ' || p[l] == ':'))
 			return l + 1 + (p[l] == ':' && n > l + 1 && p[l + 1] == ' ');
 	}
 	return 0;
@@ -538,6 +541,12 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 	return 0;
 }
 
+static int
+hostchar(char c)
+{
+	return isalpha_(c) || isdig(c) || c == '-' || c == '.' || c == '_';
+}
+
 /* NCCL "host:pid:tid " and "[dev] " (the file:line NCCL LEVEL part stays). */
 static size_t
 peel_nccl(const char *p, size_t n, struct line *out)
@@ -545,11 +554,10 @@ peel_nccl(const char *p, size_t n, struct line *out)
 	size_t i, h, d;
 	long pid, tid, dev;
 
-	/* the host: up to the first ':', no blank in it (HOST_NAME_MAX 64);
-	 * most messages end this at their first word */
-	for (i = 0; i < n && i < 65 && p[i] != ':'; i++)
-		if (p[i] == ' ' || p[i] == '\t')
-			return 0;
+	/* the host: letters, digits, '-', '.', '_' up to the first ':'
+	 * (HOST_NAME_MAX 64); most messages fail at their first word */
+	for (i = 0; i < n && i < 65 && hostchar(p[i]); i++)
+		;
 	if (i == 0 || i >= n || p[i] != ':')
 		return 0;
 	h = i;
