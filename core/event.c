@@ -17,15 +17,18 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 	unsigned g;
 	size_t n = ln->rawlen < EVENT_TEXT_MAX ? ln->rawlen : EVENT_TEXT_MAX;
 	size_t hn = ln->host != NULL ? (ln->hostlen < 63 ? ln->hostlen : 63) : 0;
-	size_t size = sizeof *ev + (sig->ngroups + 1) * sizeof *ev->facts + n + 1 + hn + 1;
+	size_t size = sizeof *ev + n + 1 + hn + 1, nf = 0;
 	char *p;
 
 	for (g = 1; g <= sig->ngroups; g++) {
 		size_t a = ov[2 * g], b = ov[2 * g + 1];
 
-		if (sig->fact_of_group[g] >= 0 && a != PCRE2_UNSET && b >= a)
+		if (sig->fact_of_group[g] >= 0 && a != PCRE2_UNSET && b >= a) {
 			size += (b - a > FACT_VALUE_MAX ? FACT_VALUE_MAX : b - a) + 1;
+			nf++;
+		}
 	}
+	size += (nf + 1) * sizeof *ev->facts;
 	ev = xmalloc(size);
 	memset(ev, 0, sizeof *ev);
 	ev->sig = sig;
@@ -37,7 +40,7 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 	ev->offset = ln->offset;
 	ev->flags = ln->flags;
 	ev->facts = (struct fact *)(ev + 1);
-	p = (char *)(ev->facts + sig->ngroups + 1);
+	p = (char *)(ev->facts + nf + 1);
 	ev->text = p;
 	memcpy(p, ln->raw, n);
 	p[n] = '\0';
