@@ -744,10 +744,10 @@ static void
 eval_condition(const struct incident *in, const struct condition *c,
     struct condresult *r)
 {
-	struct tuple *t = xmalloc(sizeof *t * (in->nevents + 1));
+	struct tuple *t;
 	unsigned char *has = xcalloc(in->nranks + 1, 1);
 	unsigned char *from = xcalloc(in->rb->nsigs + 1, 1);	/* by signature index */
-	size_t *idx = xmalloc(sizeof *idx * (in->nevents + 1));
+	size_t *idx;
 	size_t i, x, nidx = 0, n = 0, nr = 0;
 	int pg = rulebook_find_fact(in->rb, "pg");
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
@@ -755,6 +755,16 @@ eval_condition(const struct incident *in, const struct condition *c,
 	r->cond = c;
 	/* the events of its signatures, in arrival order */
 	for (i = 0; i < c->nfromsig; i++) {
+		size_t si = c->fromsig[i]->index;
+
+		if (!from[si])
+			nidx += in->sigstart[si + 1] - in->sigstart[si];
+		from[si] = 1;
+	}
+	idx = xmalloc(sizeof *idx * (nidx + 1));
+	t = xmalloc(sizeof *t * (nidx + 1));
+	memset(from, 0, in->rb->nsigs + 1);
+	for (i = 0, nidx = 0; i < c->nfromsig; i++) {
 		size_t si = c->fromsig[i]->index, k;
 
 		if (from[si])

@@ -56,8 +56,12 @@ struct grams3 {
 
 static int force_scalar;
 
-int
-litscan_commonness(unsigned char c)
+/* How common byte c is in log text, roughly (higher: more common): lower
+ * case letters by English frequency, then digits, spaces and the
+ * punctuation of timestamps and paths; capitals and other punctuation are
+ * rare. The guess when there is no sample. */
+static int
+commonness(unsigned char c)
 {
 	static const char order[] = "etaoinsrhldcumfpgwybvkxjqz";
 	const char *p;
@@ -230,7 +234,7 @@ rate(const struct tables *t, int b, const struct grams3 *g)
 
 		for (c = 0; c < 256; c++)
 			if (accepts(t, j, (unsigned char)c, b))
-				in += (double)(1u << (litscan_commonness((unsigned char)c) / 3));
+				in += (double)(1u << (commonness((unsigned char)c) / 3));
 		r *= in;
 	}
 	return r;

@@ -47,7 +47,5 @@ void		 litscan_scan(const struct litscan *ls, const char *p, size_t n,
 /* For the tests: nonzero uses the byte-by-byte scan even where AVX2 is
  * available. */
 void		 litscan_force_scalar(int scalar);
-/* How common byte c is in log text, roughly: higher is more common. */
-int		 litscan_commonness(unsigned char c);
 
 #endif
