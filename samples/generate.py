@@ -58,6 +58,18 @@ def agentlog(t, sev, pid, path, msg):
     return [hdr + ln for ln in msg.split("\n")]
 
 
+# torchrun's warning when it sets OMP_NUM_THREADS for its workers.
+OMP_BANNER = ("\n*****************************************\n"
+              "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your "
+              "system being overloaded, please further tune the variable for optimal performance in your "
+              "application as needed. \n*****************************************")
+
+
+def omp_warning(t, pid, line):
+    """The elastic agent's OMP_NUM_THREADS warning, logged from torch/distributed/run.py:line."""
+    return agentlog(t, "W", pid, "torch/distributed/run.py:%d" % line, OMP_BANNER)
+
+
 def hex12(rng):
     return "0x%012x" % (0x550000000000 + rng.randrange(0x0fffffffff) * 0x10)
 
@@ -235,6 +247,25 @@ def nccl_init(p, t, rng, *, ver, nranks, comm_rank, hosts_of_rank, first_in_proc
     return L, comm
 
 
+# The bottom of every watchdog thread's stack: libstdc++'s thread start, libc.
+THREAD_FRAMES = [
+    ("<unknown function> + 0xdc253", 0x7f3a1f8b0253, "/lib/x86_64-linux-gnu/libstdc++.so.6"),
+    ("<unknown function> + 0x94ac3", 0x7f3a2063cac3, "/lib/x86_64-linux-gnu/libc.so.6"),
+    ("clone + 0x44", 0x7f3a206cd850, "/lib/x86_64-linux-gnu/libc.so.6"),
+]
+
+
+def frame_lines(fr, lib):
+    """c10's 'frame #N: fn (0xaddr in path)' lines, then the blank line after them;
+    a library without a path is one of torch's."""
+    L = []
+    for i, (fn, addr, so) in enumerate(fr):
+        path = so if so.startswith("/") else "%s/torch/lib/%s" % (lib, so)
+        L.append("frame #%d: %s (0x%x in %s)" % (i, fn, addr, path))
+    L.append("")
+    return L
+
+
 def frames_watchdog(p, lib, src_prefix, what, line):
     base_c10 = p.base_c10
     base_tc = p.base_tc
@@ -253,16 +284,7 @@ def frames_watchdog(p, lib, src_prefix, what, line):
             ("c10::Error::Error(c10::SourceLocation, std::string) + 0x96", base_c10 + 0x96f86, "libc10.so"),
             ("<unknown function> + 0xe5aa84", base_tc + 0xe5aa84, "libtorch_cuda.so"),
         ]
-    fr += [
-        ("<unknown function> + 0xdc253", 0x7f3a1f8b0253, "/lib/x86_64-linux-gnu/libstdc++.so.6"),
-        ("<unknown function> + 0x94ac3", 0x7f3a2063cac3, "/lib/x86_64-linux-gnu/libc.so.6"),
-        ("clone + 0x44", 0x7f3a206cd850, "/lib/x86_64-linux-gnu/libc.so.6"),
-    ]
-    for i, (fn, addr, so) in enumerate(fr):
-        path = so if so.startswith("/") else "%s/torch/lib/%s" % (lib, so)
-        L.append("frame #%d: %s (0x%x in %s)" % (i, fn, addr, path))
-    L.append("")
-    return L
+    return L + frame_lines(fr + THREAD_FRAMES, lib)
 
 
 def watchdog_teardown(p, t, rng, *, style, seq, op, nin, nout, timeout_ms, ran_ms,
@@ -832,11 +854,7 @@ def gen_ddp_bucket_slow():
     agent_pid = 140237
     procs = [Proc(r, r, host, 140301 + 2 * r, rng, W) for r in range(W)]
     t0 = D(2024, 12, 3, 9, 0, 1, 512000)
-    agent = agentlog(t0, "W", agent_pid, "torch/distributed/run.py:793",
-                     "\n*****************************************\n"
-                     "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your "
-                     "system being overloaded, please further tune the variable for optimal performance in your "
-                     "application as needed. \n*****************************************")
+    agent = omp_warning(t0, agent_pid, 793)
     log.add(t0, -1, "agent", agent)
     loc = "train_ddp.py"
     nparams = 4868
@@ -986,15 +1004,8 @@ def frames_cuda_check(p, lib, c10src):
            p.base_tc + 0x10ea56, "libtorch_cuda.so"),
           ("c10d::ProcessGroupNCCL::WorkNCCL::isCompleted() + 0xa0", p.base_tc + 0x10f2e0, "libtorch_cuda.so"),
           ("c10d::ProcessGroupNCCL::watchdogHandler() + 0x1f8", p.base_tc + 0x1162d8, "libtorch_cuda.so"),
-          ("c10d::ProcessGroupNCCL::ncclCommWatchdog() + 0x10c", p.base_tc + 0x11771c, "libtorch_cuda.so"),
-          ("<unknown function> + 0xdc253", 0x7f3a1f8b0253, "/lib/x86_64-linux-gnu/libstdc++.so.6"),
-          ("<unknown function> + 0x94ac3", 0x7f3a2063cac3, "/lib/x86_64-linux-gnu/libc.so.6"),
-          ("clone + 0x44", 0x7f3a206cd850, "/lib/x86_64-linux-gnu/libc.so.6")]
-    for i, (fn, addr, so) in enumerate(fr):
-        path = so if so.startswith("/") else "%s/torch/lib/%s" % (lib, so)
-        L.append("frame #%d: %s (0x%x in %s)" % (i, fn, addr, path))
-    L.append("")
-    return L
+          ("c10d::ProcessGroupNCCL::ncclCommWatchdog() + 0x10c", p.base_tc + 0x11771c, "libtorch_cuda.so")]
+    return L + frame_lines(fr + THREAD_FRAMES, lib)
 
 
 def torchrun_traceback(site, line_run=919):
@@ -1216,11 +1227,7 @@ def gen_host_oom_2node():
     agent = []
     for h in ("gpu-h11", "gpu-h12"):
         ta = t0 + S(milliseconds=rng.randrange(300))
-        agent.append((ta, agentlog(ta, "W", agent_pid[h], "torch/distributed/run.py:779",
-                                   "\n*****************************************\n"
-                                   "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, "
-                                   "to avoid your system being overloaded, please further tune the variable for optimal "
-                                   "performance in your application as needed. \n*****************************************")))
+        agent.append((ta, omp_warning(ta, agent_pid[h], 779)))
     for p in procs:
         t = t0 + S(seconds=3, milliseconds=rng.randrange(700))
         log.add(t, p.rank, "out", pylog(t, "INFO", loc + ":44", "rank %d/%d local_rank %d on %s | torch 2.4.1+cu124"
@@ -1355,11 +1362,7 @@ def gen_segfault_tee():
     agent_pid = 402117
     procs = [Proc(r, r, host, 402201 + 3 * r, rng, W) for r in range(W)]
     t0 = D(2025, 2, 18, 9, 2, 40, 118000)
-    agent = [(t0, agentlog(t0, "W", agent_pid, "torch/distributed/run.py:792",
-                           "\n*****************************************\n"
-                           "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid "
-                           "your system being overloaded, please further tune the variable for optimal performance in "
-                           "your application as needed. \n*****************************************"))]
+    agent = [(t0, omp_warning(t0, agent_pid, 792))]
     loc = "train_vlm.py"
     for p in procs:
         t = t0 + S(seconds=5, milliseconds=rng.randrange(800))
@@ -1674,11 +1677,7 @@ def gen_shm_small_container():
     procs = [Proc(r, r, host, 87 + 6 * r, rng, W) for r in range(W)]
     loc = "finetune.py"
     t0 = D(2024, 11, 27, 15, 44, 9, 0)
-    agent = agentlog(t0, "W", agent_pid, "torch/distributed/run.py:793",
-                     "\n*****************************************\n"
-                     "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your "
-                     "system being overloaded, please further tune the variable for optimal performance in your "
-                     "application as needed. \n*****************************************")
+    agent = omp_warning(t0, agent_pid, 793)
     tinit = {}
     for p in procs:
         t = t0 + S(seconds=3, milliseconds=rng.randrange(500))
@@ -2094,11 +2093,7 @@ def gen_thermal_straggler():
     agent_pid = 9120
     procs = [Proc(r, r, host, 9188 + 2 * r, rng, W) for r in range(W)]
     t0 = D(2024, 9, 9, 21, 15, 0, 300000)
-    agent = [(t0, agentlog(t0, "W", agent_pid, "torch/distributed/run.py:793",
-                           "\n*****************************************\n"
-                           "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid "
-                           "your system being overloaded, please further tune the variable for optimal performance in "
-                           "your application as needed. \n*****************************************"))]
+    agent = [(t0, omp_warning(t0, agent_pid, 793))]
     loc = "train_dit.py"
     for p in procs:
         t = t0 + S(seconds=4, milliseconds=rng.randrange(700))
