@@ -708,37 +708,38 @@ int
 matcher_match(struct matcher *m, const char *line, size_t linelen,
     const char *msg, size_t msglen, match_fn fn, void *arg)
 {
-	size_t j, found = 0;
+	struct lithits *gram, *lit;
+	size_t j, found = 0, off = 0, end = linelen, gcur = 0, lcur = 0;
+	size_t *gc = &gcur, *lc = &lcur;
 
 	m->ncand = 0;
 	if (m->blk != NULL && line >= m->blk && linelen <= m->blklen &&
 	    (size_t)(line - m->blk) <= m->blklen - linelen &&
 	    (size_t)(line - m->blk) >= m->blkpos) {
 		/* inside the block scanned last, after the lines before */
-		size_t off = (size_t)(line - m->blk), end = off + linelen;
-
+		off = (size_t)(line - m->blk);
+		end = off + linelen;
 		m->blkpos = end;
+		gram = &m->bgram;
+		lit = &m->blit;
+		gc = &m->bgcur;
+		lc = &m->blcur;
 		/* most lines: no hit before the next line */
-		if (m->nalways == 0 &&
-		    (m->bgcur == m->bgram.n || m->bgram.v[m->bgcur].start >= end) &&
-		    (m->blcur == m->blit.n || m->blit.v[m->blcur].start >= end))
+		if (m->nalways == 0 && (*gc == gram->n || gram->v[*gc].start >= end) &&
+		    (*lc == lit->n || lit->v[*lc].start >= end))
 			return 0;
-		if (m->nreq > 0)
-			memset(m->reqseen, 0, m->nreq);
-		take_hits(m, &m->bgram, &m->bgcur, off, end);
-		take_hits(m, &m->blit, &m->blcur, off, end);
 	} else {
-		if (m->nreq > 0)
-			memset(m->reqseen, 0, m->nreq);
-		size_t cur = 0;
-
-		m->lgram.n = m->llit.n = 0;
-		scan_grams(m, (const unsigned char *)line, linelen, &m->lgram);
-		litscan_scan(m->lits, line, linelen, &m->llit);
-		take_hits(m, &m->lgram, &cur, 0, linelen);
-		cur = 0;
-		take_hits(m, &m->llit, &cur, 0, linelen);
+		/* any other line is a block of its own */
+		gram = &m->lgram;
+		lit = &m->llit;
+		gram->n = lit->n = 0;
+		scan_grams(m, (const unsigned char *)line, linelen, gram);
+		litscan_scan(m->lits, line, linelen, lit);
 	}
+	if (m->nreq > 0)
+		memset(m->reqseen, 0, m->nreq);
+	take_hits(m, gram, gc, off, end);
+	take_hits(m, lit, lc, off, end);
 	if (m->ncand == 0 && m->nalways == 0)
 		return 0;
 	/* Signatures in rulebook order, so results never depend on hashing. */
