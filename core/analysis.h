@@ -1,0 +1,88 @@
+/* analysis.h: the passes of incident_analyse, in the order they run.
+ * Internal to core/: incident.c collects, these files decide, and each
+ * decision is made in exactly one of them:
+ *
+ *   attribute.c  whose event is it: GPU bus ids, the rank, local rank or
+ *                pid a launcher line names, and what the run says about
+ *                its world size and ranks per node
+ *   conditions.c cross-rank conditions from the rule files
+ *   order.c      which rank failed first, and on what evidence the order
+ *                rests (own clocks, a bound from the next line, line order
+ *                in one stream, causality against a timeout)
+ *   suspects.c   who is pointed at: conditions, silence, progress
+ *   verdict.c    failure, hang or healthy; each rank's role; confidence and
+ *                the one sentence that says what the answer rests on
+ *   diagnose.c   which encyclopedia entries explain it, best first
+ *
+ * A pass reads the incident and what earlier passes put in struct passes
+ * and struct analysis; only attribute.c changes events (their rank). */
+#ifndef RW_ANALYSIS_H
+#define RW_ANALYSIS_H
+
+#include "buf.h"
+#include "incident.h"
+
+#define TIE_WINDOW	2	/* s: closer than this, clocks cannot order two failures */
+#define SKEW_MATTERS	60	/* s: gaps below this may be clock skew across hosts */
+#define SILENT_BEFORE	30	/* s: silent this long before the first timeout */
+#define SILENT_MIN	120	/* s: silent this long while others log */
+
+/* What the passes hand each other (scratch of one analysis). */
+struct passes {
+	const struct event	**co;		/* the initiating event first, then ranks tied with it */
+	size_t			  nco;
+	const struct event	 *first_coll;	/* earliest collateral event, timed or not */
+	double			 *score;	/* suspects: per rank */
+	unsigned char		 *blamed;	/* pointed at by a condition */
+	struct buf		 *why;
+	size_t			  nscore;
+};
+
+/* attribute.c: give unranked events the rank their line names (a launcher
+ * line's rank, local rank or pid; a kernel line's GPU), and work out the
+ * world size and ranks per node the run establishes (an->world, 0 when
+ * the logs do not say). Adds to an->assumptions what a mapping assumed. */
+void	attribute_events(struct incident *in, struct analysis *an);
+
+/* conditions.c: evaluate every rulebook condition into an->conds. */
+void	conditions_evaluate(struct incident *in, struct analysis *an);
+
+/* order.c: the initiating event and the ranks tied with it (p->co), and
+ * the earliest collateral event (p->first_coll). an->order says what the
+ * order rests on. */
+void	order_choose(struct incident *in, struct analysis *an, struct passes *p);
+/* Is a certainly before b, by the evidence the two events carry (their
+ * times and bounds, their place in one stream)? */
+int	order_before(const struct event *a, const struct event *b);
+/* The latest an event can have happened; 0 when unbounded. */
+int	order_upper_bound(const struct event *ev, struct stamp *out);
+
+/* suspects.c: score ranks (p->score, p->why), then an->suspects. */
+void	suspects_score(struct incident *in, struct analysis *an, struct passes *p);
+
+/* verdict.c: an->verdict, each rank's role, an->confidence, an->reason. */
+void	verdict_decide(struct incident *in, struct analysis *an, struct passes *p);
+void	verdict_roles(struct incident *in, struct analysis *an, struct passes *p);
+void	verdict_explain(struct incident *in, struct analysis *an, struct passes *p);
+
+/* diagnose.c: an->diags, best first. */
+void	diagnose_entries(struct incident *in, struct analysis *an);
+
+/* Shared by the passes (incident.c). */
+struct rankstate *incident_rank_slot(struct incident *in, int rank);
+void	incident_index(struct incident *in);
+void	incident_rank_events(const struct incident *in, int rank, size_t *lo, size_t *hi);
+const struct event *incident_first_of_rank(const struct incident *in, int rank,
+	    int (*want)(const struct event *));
+int	incident_want_initiating(const struct event *ev);
+int	incident_want_collateral(const struct event *ev);
+int	incident_want_trouble(const struct event *ev);
+int	incident_time_quality(const struct event *ev);
+int	incident_is_active(const struct incident *in, int rank);
+const char *incident_host(const struct incident *in, int rank);
+int	incident_fact_number(const char *v, double *out);
+char	*incident_fmt_num(double v);
+int	incident_int_cmp(const void *a, const void *b);
+int64_t	incident_span_ns(const struct stamp *a, const struct stamp *b);
+
+#endif

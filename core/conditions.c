@@ -1,0 +1,429 @@
+/* conditions.c: the cross-rank conditions of the rule files (differs,
+ * behind, outlier, missing, count) evaluated over the kept events; a met
+ * condition may blame ranks. See doc/rules.md for what each test means. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "xmalloc.h"
+
+/* --- conditions ------------------------------------------------------- */
+
+struct tuple {
+	const char	*group;
+	const char	*value;
+	int		 rank;
+	size_t		 order;
+	double		 num;
+};
+
+static int cond_size_cmp(const void *, const void *);
+
+static int
+tuple_cmp(const void *a, const void *b)
+{
+	const struct tuple *x = a, *y = b;
+	int c = strcmp(x->group, y->group);
+
+	if (c != 0)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Does condition c read this event? md: scratch match data (one pair is
+ * enough: a where pattern only has to match). */
+static int
+cond_reads(const struct condition *c, const unsigned char *from,
+    const struct event *ev, pcre2_match_data *md)
+{
+	size_t i;
+
+	if (!from[ev->sig->index])
+		return 0;
+	for (i = 0; i < c->nwhere; i++) {
+		const char *v = event_fact(ev, c->where[i].fact_id);
+
+		if (v == NULL || c->where[i].re == NULL ||
+		    pcre2_match(c->where[i].re, (PCRE2_SPTR)v, strlen(v), 0, 0, md, NULL) < 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Blamed ranks are sorted and made unique when the condition is done. */
+static void
+blame_add(struct condresult *r, int rank)
+{
+	XGROW(r->blamed, r->capblamed, r->nblamed + 1);
+	r->blamed[r->nblamed++] = rank;
+}
+
+/* differs: per group, one value per rank (its latest). */
+static void
+eval_differs(const struct incident *in, const struct condition *c,
+    struct tuple *t, size_t n, struct condresult *r)
+{
+	size_t i, j, k, best_ranks = 0;
+
+	qsort(t, n, sizeof *t, tuple_cmp);
+	/* keep each rank's latest value per group */
+	for (i = j = 0; i < n; i++) {
+		if (j > 0 && strcmp(t[j - 1].group, t[i].group) == 0 && t[j - 1].rank == t[i].rank)
+			t[j - 1] = t[i];
+		else
+			t[j++] = t[i];
+	}
+	n = j;
+	for (i = 0; i < n; i = j) {
+		size_t distinct = 0, maxc = 0, m;
+		const char *vals[16];
+		size_t cnt[16];
+
+		for (j = i; j < n && strcmp(t[j].group, t[i].group) == 0; j++) {
+			for (m = 0; m < distinct; m++)
+				if (strcmp(vals[m], t[j].value) == 0)
+					break;
+			if (m == distinct && distinct < 16) {
+				vals[distinct] = t[j].value;
+				cnt[distinct++] = 0;
+			}
+			if (m < 16)
+				cnt[m]++;
+		}
+		if (distinct < 2)
+			continue;
+		r->met = 1;
+		for (m = 0; m < distinct; m++)
+			if (cnt[m] > maxc)
+				maxc = cnt[m];
+		for (m = 0; m < distinct; m++)
+			if (cnt[m] < maxc && c->blame == BLAME_MINORITY)
+				for (k = i; k < j; k++)
+					if (strcmp(t[k].value, vals[m]) == 0)
+						blame_add(r, t[k].rank);
+		if (j - i > best_ranks) {
+			struct buf b = BUF_INIT;
+			size_t shown = 0;
+
+			best_ranks = j - i;
+			buf_printf(&b, "%s ", c->fact);
+			for (m = 0; m < distinct && shown < 4; m++, shown++) {
+				int one = -1;
+
+				for (k = i; k < j; k++)
+					if (strcmp(t[k].value, vals[m]) == 0) {
+						one = t[k].rank;
+						break;
+					}
+				if (m)
+					buf_adds(&b, ", ");
+				if (cnt[m] == 1)
+					buf_printf(&b, "%s on rank %d", vals[m], one);
+				else
+					buf_printf(&b, "%s on %zu ranks", vals[m], cnt[m]);
+			}
+			if (c->group_by != NULL && *t[i].group)
+				buf_printf(&b, " (same %s %s)", c->group_by, t[i].group);
+			free(r->detail);
+			r->detail = buf_detach(&b);
+		}
+	}
+	(void)in;
+}
+
+static int
+double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* outlier: some rank's value is factor times above (or, blaming the
+ * lowest, below) the median of all ranks' values. */
+static void
+outlier(const struct condition *c, const double *vals, const int *rk, size_t nr,
+    struct condresult *r)
+{
+	double *sorted, med;
+	size_t k;
+	int low = c->blame == BLAME_LOWEST;
+
+	if (nr < 3)
+		return;
+	sorted = xmalloc(sizeof *sorted * nr);
+	memcpy(sorted, vals, sizeof *sorted * nr);
+	qsort(sorted, nr, sizeof *sorted, double_cmp);
+	med = sorted[nr / 2];
+	free(sorted);
+	if (med <= 0)
+		return;
+	for (k = 0; k < nr; k++) {
+		if (low ? vals[k] * c->factor > med : vals[k] < c->factor * med)
+			continue;
+		r->met = 1;
+		if (c->blame == BLAME_HIGHEST || low)
+			blame_add(r, rk[k]);
+		if (r->detail == NULL) {
+			char *a = incident_fmt_num(vals[k]), *b = incident_fmt_num(med);
+
+			r->detail = xasprintf("%s %s on rank %d, median %s", c->fact, a,
+			    rk[k], b);
+			free(a);
+			free(b);
+		}
+	}
+}
+
+/* outlier without where or group_by: each rank's mean over every event. */
+static int
+outlier_from_stats(const struct incident *in, const struct condition *c,
+    struct condresult *r)
+{
+	double *vals = xmalloc(sizeof *vals * (in->nranks + 1));
+	int *rk = xmalloc(sizeof *rk * (in->nranks + 1));
+	size_t i, j, k, nr = 0;
+
+	for (i = 0; i < in->nranks; i++) {
+		const struct rankstate *rs = in->ranks[i];
+		double sum = 0;
+		uint32_t cnt = 0;
+
+		if (rs == NULL)
+			continue;
+		for (j = 0; j < rs->nnums; j++)
+			for (k = 0; k < c->nfromsig; k++)
+				if (rs->nums[j].sig == c->fromsig[k]->index &&
+				    rs->nums[j].fact == c->fact_id) {
+					sum += rs->nums[j].sum;
+					cnt += rs->nums[j].count;
+				}
+		if (cnt == 0)
+			continue;
+		vals[nr] = sum / cnt;
+		rk[nr++] = (int)i;
+	}
+	outlier(c, vals, rk, nr, r);
+	free(vals);
+	free(rk);
+	return 1;
+}
+
+/* behind / outlier: numeric, one value per rank (max / mean), per group. */
+static void
+eval_numeric(const struct incident *in, const struct condition *c,
+    struct tuple *t, size_t n, struct condresult *r)
+{
+	size_t i, j, k, nr;
+	double *vals = xmalloc(sizeof *vals * (n + 1));
+	int *rk = xmalloc(sizeof *rk * (n + 1));
+
+	(void)in;
+	qsort(t, n, sizeof *t, tuple_cmp);
+	for (i = 0; i < n; i = j) {
+		/* per rank in this group */
+		nr = 0;
+		for (j = i; j < n && strcmp(t[j].group, t[i].group) == 0; ) {
+			double agg = t[j].num, sum = 0;
+			size_t cnt = 0;
+			int rank = t[j].rank;
+
+			for (k = j; k < n && strcmp(t[k].group, t[i].group) == 0 &&
+			    t[k].rank == rank; k++) {
+				if (t[k].num > agg)
+					agg = t[k].num;
+				sum += t[k].num;
+				cnt++;
+			}
+			vals[nr] = c->test == TEST_OUTLIER ? sum / (double)cnt : agg;
+			rk[nr++] = rank;
+			j = k;
+		}
+		if (nr < 2)
+			continue;
+		if (c->test == TEST_BEHIND) {
+			double lo = vals[0], hi = vals[0];
+
+			for (k = 1; k < nr; k++) {
+				if (vals[k] < lo)
+					lo = vals[k];
+				if (vals[k] > hi)
+					hi = vals[k];
+			}
+			if (hi - lo < c->min_gap)
+				continue;
+			r->met = 1;
+			{
+				size_t nlo = 0;
+				char *a = incident_fmt_num(lo), *b = incident_fmt_num(hi);
+
+				for (k = 0; k < nr; k++)
+					if (vals[k] == lo) {
+						if (c->blame == BLAME_LOWEST)
+							blame_add(r, rk[k]);
+						nlo++;
+					}
+				free(r->detail);
+				if (nlo == 1)
+					for (k = 0; k < nr; k++)
+						if (vals[k] == lo)
+							r->detail = xasprintf("%s %s on rank %d, others up to %s",
+							    c->fact, a, rk[k], b);
+				if (nlo != 1)
+					r->detail = xasprintf("%s %s on %zu ranks, others up to %s",
+					    c->fact, a, nlo, b);
+				free(a);
+				free(b);
+			}
+		} else
+			outlier(c, vals, rk, nr, r);
+	}
+	free(vals);
+	free(rk);
+}
+
+static void
+eval_condition(const struct incident *in, const struct condition *c,
+    struct condresult *r)
+{
+	struct tuple *t;
+	unsigned char *has = xcalloc(in->nranks + 1, 1);
+	unsigned char *from = xcalloc(in->rb->nsigs + 1, 1);	/* by signature index */
+	size_t *idx;
+	size_t i, x, nidx = 0, n = 0, nr = 0;
+	int pg = rulebook_find_fact(in->rb, "pg");
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+
+	r->cond = c;
+	/* the events of its signatures, in arrival order */
+	for (i = 0; i < c->nfromsig; i++) {
+		size_t si = c->fromsig[i]->index;
+
+		if (!from[si])
+			nidx += in->sigstart[si + 1] - in->sigstart[si];
+		from[si] = 1;
+	}
+	idx = xmalloc(sizeof *idx * (nidx + 1));
+	t = xmalloc(sizeof *t * (nidx + 1));
+	memset(from, 0, in->rb->nsigs + 1);
+	for (i = 0, nidx = 0; i < c->nfromsig; i++) {
+		size_t si = c->fromsig[i]->index, k;
+
+		if (from[si])
+			continue;
+		from[si] = 1;
+		for (k = in->sigstart[si]; k < in->sigstart[si + 1]; k++)
+			idx[nidx++] = in->bysig[k];
+	}
+	if (c->nfromsig > 1)
+		qsort(idx, nidx, sizeof *idx, cond_size_cmp);
+	for (x = 0; x < nidx; x++) {
+		const struct event *ev = in->events[idx[x]];
+		const char *v = NULL, *g = "";
+
+		if (ev->rank < 0 || !cond_reads(c, from, ev, md))
+			continue;
+		if (c->fact_id >= 0 && (v = event_fact(ev, c->fact_id)) == NULL)
+			continue;
+		if (c->group_id >= 0 && (g = event_fact(ev, c->group_id)) == NULL)
+			continue;
+		if (c->group_id < 0 && c->test == TEST_BEHIND && pg >= 0 &&
+		    event_fact(ev, pg) != NULL)
+			g = event_fact(ev, pg);
+		if (!has[ev->rank]) {
+			has[ev->rank] = 1;
+			nr++;
+		}
+		t[n].group = g;
+		t[n].value = v ? v : "";
+		t[n].rank = ev->rank;
+		t[n].order = ev->order;
+		if (v == NULL || !incident_fact_number(v, &t[n].num))
+			t[n].num = v ? strtod(v, NULL) : 0;
+		n++;
+	}
+	switch (c->test) {
+	case TEST_DIFFERS:
+		eval_differs(in, c, t, n, r);
+		break;
+	case TEST_OUTLIER:
+		if (c->nwhere == 0 && c->group_id < 0) {
+			outlier_from_stats(in, c, r);
+			break;
+		}
+		/* FALLTHROUGH */
+	case TEST_BEHIND:
+		eval_numeric(in, c, t, n, r);
+		break;
+	case TEST_MISSING:
+		if (nr >= (size_t)c->min_ranks) {
+			size_t miss = 0;
+			int first = -1;
+
+			for (i = 0; i < in->nranks; i++)
+				if (incident_is_active(in, (int)i) && !has[i]) {
+					if (first < 0)
+						first = (int)i;
+					miss++;
+					if (c->blame == BLAME_MISSING)
+						blame_add(r, (int)i);
+				}
+			if (miss > 0) {
+				r->met = 1;
+				if (miss == 1)
+					r->detail = xasprintf("%zu ranks reported it, rank %d did not",
+					    nr, first);
+				else
+					r->detail = xasprintf("%zu ranks reported it, %zu did not",
+					    nr, miss);
+			}
+		}
+		break;
+	case TEST_COUNT:
+		if (nr >= (size_t)c->min_ranks) {
+			r->met = 1;
+			r->detail = xasprintf("on %zu ranks", nr);
+		}
+		break;
+	}
+	if (r->nblamed > 1) {
+		size_t a, b;
+
+		qsort(r->blamed, r->nblamed, sizeof *r->blamed, incident_int_cmp);
+		for (a = b = 1; a < r->nblamed; a++)
+			if (r->blamed[a] != r->blamed[b - 1])
+				r->blamed[b++] = r->blamed[a];
+		r->nblamed = b;
+	}
+	pcre2_match_data_free(md);
+	free(t);
+	free(has);
+	free(from);
+	free(idx);
+}
+
+static int
+cond_size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void
+conditions_evaluate(struct incident *in, struct analysis *an)
+{
+	const struct rulebook *rb = in->rb;
+	size_t i;
+
+	an->conds = xcalloc(rb->nconds + 1, sizeof *an->conds);
+	an->nconds = rb->nconds;
+	for (i = 0; i < rb->nconds; i++)
+		eval_condition(in, rb->conds[i], &an->conds[i]);
+}

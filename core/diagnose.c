@@ -1,0 +1,120 @@
+/* diagnose.c: which encyclopedia entries explain the run. An entry's
+ * evidence is the weight of each of its signatures that matched (once),
+ * of its met conditions, and 4 for the entry behind the initiating event;
+ * an entry with only fallout counts half; score = 1 - exp(-evidence / 4). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "xmalloc.h"
+
+static int
+diag_cmp(const void *a, const void *b)
+{
+	const struct diagnosis *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return strcmp(x->entry->id, y->entry->id);
+}
+
+void
+diagnose_entries(struct incident *in, struct analysis *an)
+{
+	const struct rulebook *rb = in->rb;
+	size_t i, j, k, nr = in->nranks + 1;
+	const struct event **first = xcalloc(rb->nsigs + 1, sizeof *first);
+	size_t *entry_of = xcalloc(rb->nsigs + 1, sizeof *entry_of);
+	unsigned char *rr = xcalloc(rb->nentries * nr + 1, 1);	/* entry x rank: role bits */
+
+	/* One pass over the events: each signature's first event, and which
+	 * ranks each entry's events came from, by role. */
+	for (i = 0; i < rb->nentries; i++)
+		for (j = 0; j < rb->entries[i]->nsigs; j++)
+			entry_of[rb->entries[i]->sigs[j].index] = i;
+	for (k = 0; k < in->nevents; k++) {
+		const struct event *ev = in->events[k];
+		size_t si = ev->sig->index;
+
+		if (first[si] == NULL || event_cmp_time(ev, first[si]) < 0)
+			first[si] = ev;
+		if (ev->rank >= 0 && (size_t)ev->rank < in->nranks)
+			rr[entry_of[si] * nr + (size_t)ev->rank] |= (unsigned char)(1 << ev->sig->role);
+	}
+	an->diags = xcalloc(rb->nentries + 1, sizeof *an->diags);
+	for (i = 0; i < rb->nentries; i++) {
+		const struct entry *e = rb->entries[i];
+		struct diagnosis d;
+		int strong = 0, unmet_required = 0, any = 0, own_failure = 0;
+		const unsigned char *er = rr + i * nr;
+
+		memset(&d, 0, sizeof d);
+		d.entry = e;
+		d.evidence_events = xcalloc(e->nsigs + 1, sizeof *d.evidence_events);
+		d.conds = xcalloc(e->nconds + 1, sizeof *d.conds);
+		for (j = 0; j < e->nsigs; j++) {
+			const struct signature *s = &e->sigs[j];
+
+			if (first[s->index] == NULL)
+				continue;
+			d.evidence_events[d.nevidence++] = first[s->index];
+			d.evidence += s->weight;
+			if (s->role == ROLE_INITIATING || s->role == ROLE_SYMPTOM)
+				strong = 1;
+			if (s->role == ROLE_INITIATING)
+				own_failure = 1;
+			if (s->role != ROLE_CONTEXT && s->role != ROLE_PROGRESS)
+				any = 1;
+		}
+		for (j = 0; j < e->nconds; j++) {
+			struct condresult *r = &an->conds[e->conds[j].index];
+
+			if (!r->met) {
+				if (e->conds[j].required)
+					unmet_required = 1;
+				continue;
+			}
+			d.conds[d.nconds++] = r;
+			d.evidence += e->conds[j].weight;
+			any = 1;
+			/* Pointing at ranks explains a hang; in a failure the
+			 * initiating event does that, so only a required
+			 * (defining) condition makes such an entry a cause. */
+			if (e->conds[j].required ||
+			    (r->nblamed > 0 && an->verdict != VERDICT_FAILURE))
+				strong = 1;
+		}
+		if (an->initiating != NULL && an->initiating->sig->entry == e) {
+			d.owns_initiating = 1;
+			d.evidence += 4;
+		}
+		for (k = 0; k < in->nranks; k++)
+			if (er[k]) {
+				d.ranks++;
+				if (er[k] & (1 << ROLE_INITIATING))
+					d.ranks_initiating++;
+				if (er[k] & (1 << ROLE_COLLATERAL))
+					d.ranks_collateral++;
+			}
+		/* A required condition stands in for a failure line; when the
+		 * entry's own failure line is there, it is not needed. */
+		if (!any || (unmet_required && !own_failure && !d.owns_initiating)) {
+			free(d.evidence_events);
+			free(d.conds);
+			continue;
+		}
+		/* Fallout alone describes what happened, not why. */
+		if (!strong && !d.owns_initiating)
+			d.evidence *= 0.5;
+		d.score = 1 - exp(-d.evidence / 4);
+		an->diags[an->ndiags++] = d;
+	}
+	free(rr);
+	free(first);
+	free(entry_of);
+	qsort(an->diags, an->ndiags, sizeof *an->diags, diag_cmp);
+}

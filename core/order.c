@@ -1,0 +1,134 @@
+/* order.c: which rank failed first. Each rank's first failure is its
+ * earliest initiating event (a weightier one within the tie window speaks
+ * for it); the initiating event is the earliest of these, and ranks within
+ * the tie window of it are reported with it. Collateral events are never
+ * candidates, however early or loud. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "xmalloc.h"
+
+/* A rank's own first failure: its earliest initiating event, unless a
+ * weightier (more specific) one follows within the tie window, as when a
+ * traceback's generic wrapper line precedes the line that names the CUDA
+ * or NCCL error. */
+static const struct event *
+first_failure_of_rank(const struct incident *in, int rank)
+{
+	const struct event *first = incident_first_of_rank(in, rank, incident_want_initiating), *best;
+	size_t i, lo, hi;
+
+	if (first == NULL || !(first->ts.flags & STAMP_TIME))
+		return first;
+	best = first;
+	incident_rank_events(in, rank, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct event *ev = in->events[in->byrank[i]];
+
+		if (ev->rank != rank || ev->sig->role != ROLE_INITIATING ||
+		    incident_time_quality(ev) != incident_time_quality(first) || !(ev->ts.flags & STAMP_TIME))
+			continue;
+		if (stamp_cmp(&ev->ts, &first->ts) < 0 ||
+		    ev->ts.sec - first->ts.sec > TIE_WINDOW)
+			continue;
+		if (ev->sig->weight > best->sig->weight ||
+		    (ev->sig->weight == best->sig->weight && event_cmp_time(ev, best) < 0))
+			best = ev;
+	}
+	return best;
+}
+
+/* The latest an event can have happened: its own time, or for a borrowed
+ * time the next own time in its file. 0 when unbounded. */
+int
+order_upper_bound(const struct event *ev, struct stamp *out)
+{
+	if (!(ev->ts.flags & STAMP_TIME))
+		return 0;
+	if (!(ev->ts.flags & STAMP_INHERITED)) {
+		*out = ev->ts;
+		return 1;
+	}
+	if (ev->upper.flags & STAMP_TIME) {
+		*out = ev->upper;
+		return 1;
+	}
+	return 0;
+}
+
+static void
+choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
+{
+	const struct event **cand = xcalloc(in->nranks + 1, sizeof *cand);
+	size_t n = 0, i, j;
+	const struct event *first = NULL;
+
+	for (i = 0; i < in->nranks; i++) {
+		const struct event *ev;
+
+		if (in->ranks[i] == NULL)
+			continue;
+		if ((ev = first_failure_of_rank(in, (int)i)) != NULL)
+			cand[n++] = ev;
+	}
+	p->co = cand;
+	p->nco = 0;
+	if (n == 0) {
+		/* An initiating line nobody can attribute still means failure. */
+		first = incident_first_of_rank(in, -1, incident_want_initiating);
+		an->initiating = first;
+		return;
+	}
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && event_cmp_time(cand[j], cand[j - 1]) < 0; j--) {
+			const struct event *t = cand[j];
+
+			cand[j] = cand[j - 1];
+			cand[j - 1] = t;
+		}
+	/* Candidates as early as the first, within what clocks can tell. */
+	for (i = 1; i < n; i++) {
+		if (!(cand[0]->ts.flags & STAMP_TIME) || !(cand[i]->ts.flags & STAMP_TIME))
+			break;
+		if (incident_span_ns(&cand[0]->ts, &cand[i]->ts) > (int64_t)TIE_WINDOW * 1000000000LL)
+			break;
+	}
+	p->nco = i;
+	first = cand[0];
+	for (j = 1; j < i; j++) {
+		const struct event *c = cand[j];
+
+		/* A specific failure (higher weight) over a generic one; then
+		 * the one torchrun named as root cause. */
+		if (c->sig->weight > first->sig->weight ||
+		    (c->sig->weight == first->sig->weight &&
+		    (c->flags & LINE_ROOT_CAUSE) && !(first->flags & LINE_ROOT_CAUSE)))
+			first = c;
+	}
+	/* Put the chosen one first among the tied. */
+	for (j = 0; j < i; j++)
+		if (cand[j] == first) {
+			cand[j] = cand[0];
+			cand[0] = first;
+		}
+	an->initiating = first;
+}
+
+void
+order_choose(struct incident *in, struct analysis *an, struct passes *p)
+{
+	size_t i;
+
+	choose_initiating(in, an, p);
+	for (i = 0; i < in->nevents; i++) {
+		const struct event *ev = in->events[i];
+
+		if (ev->sig->role == ROLE_COLLATERAL && (ev->ts.flags & STAMP_TIME) &&
+		    (p->first_coll == NULL || event_cmp_time(ev, p->first_coll) < 0))
+			p->first_coll = ev;
+	}
+}

@@ -1,0 +1,169 @@
+/* suspects.c: who the evidence points at, scored per rank: ranks blamed
+ * by a met condition (the condition's weight), a rank silent before the
+ * first timeout (3), silent while others wrote (1.5), behind in training
+ * steps (1), and in a failure the initiating rank and those tied with it
+ * (100 and down). Only ranks the run establishes (an->world) can be
+ * suspected of writing nothing at all. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "xmalloc.h"
+
+/* --- suspects ------------------------------------------------------------- */
+
+
+static void
+suspect_add(struct passes *p, int rank, double score, const char *why)
+{
+	if (rank < 0 || (size_t)rank >= p->nscore)
+		return;
+	p->score[rank] += score;
+	if (p->why[rank].len)
+		buf_adds(&p->why[rank], "; ");
+	buf_adds(&p->why[rank], why);
+}
+
+static const struct incident *sort_in;
+
+static int
+suspect_cmp(const void *a, const void *b)
+{
+	const struct suspect *x = a, *y = b;
+	const struct rankstate *rx, *ry;
+
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	rx = incident_rank(sort_in, x->rank);
+	ry = incident_rank(sort_in, y->rank);
+	if (rx && ry && (rx->last.flags & STAMP_TIME) && (ry->last.flags & STAMP_TIME)) {
+		int c = stamp_cmp(&rx->last, &ry->last);
+
+		if (c != 0)
+			return c;
+	}
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static void
+describe_event(struct buf *b, const struct event *ev)
+{
+	char when[40];
+
+	buf_adds(b, ev->sig->entry->title);
+	if (ev->ts.flags & STAMP_TIME) {
+		stamp_format(&ev->ts, 0, when, sizeof when);
+		buf_printf(b, " at %s", when);
+	}
+}
+
+void
+suspects_score(struct incident *in, struct analysis *an, struct passes *p)
+{
+	double maxstep = -1;
+	size_t steppers = 0, i, j;
+	char when[40], span[40];
+
+	p->nscore = in->nranks;
+	p->score = xcalloc(p->nscore + 1, sizeof *p->score);
+	p->blamed = xcalloc(p->nscore + 1, 1);
+	p->why = xcalloc(p->nscore + 1, sizeof *p->why);
+	for (i = 0; i < an->nconds; i++) {
+		struct condresult *r = &an->conds[i];
+		char *w;
+
+		if (!r->met || r->nblamed == 0)
+			continue;
+		w = r->detail ? xasprintf("%s (%s)", r->cond->text, r->detail) :
+		    xstrdup(r->cond->text);
+		for (j = 0; j < r->nblamed; j++) {
+			suspect_add(p, r->blamed[j], r->cond->weight, w);
+			if ((size_t)r->blamed[j] < p->nscore)
+				p->blamed[r->blamed[j]] = 1;
+		}
+		free(w);
+	}
+	for (i = 0; i < in->nranks; i++) {
+		struct rankstate *rs = in->ranks[i];
+
+		if (rs != NULL && rs->step >= 0) {
+			steppers++;
+			if (rs->step > maxstep)
+				maxstep = rs->step;
+		}
+	}
+	for (i = 0; i < in->nranks; i++) {
+		struct rankstate *rs = in->ranks[i];
+
+		if (rs == NULL || rs->lines == 0) {
+			if (i < in->nranks)
+				suspect_add(p, (int)i, 1, "wrote nothing at all");
+			continue;
+		}
+		if (!(rs->last.flags & STAMP_TIME))
+			continue;
+		stamp_format(&rs->last, 0, when, sizeof when);
+		if (p->first_coll != NULL && incident_first_of_rank(in, (int)i, incident_want_trouble) == NULL &&
+		    p->first_coll->ts.sec - rs->last.sec >= SILENT_BEFORE) {
+			char *w;
+
+			stamp_format_span(incident_span_ns(&rs->last, &p->first_coll->ts), span, sizeof span);
+			w = xasprintf("went silent at %s, %s before the first timeout report, "
+			    "and reported nothing after", when, span);
+			suspect_add(p, (int)i, 3, w);
+			free(w);
+		} else if ((in->last.flags & STAMP_TIME) && in->last.sec - rs->last.sec >=
+		    SILENT_MIN && (double)(in->last.sec - rs->last.sec) >=
+		    0.1 * (double)(in->last.sec - in->first.sec) &&
+		    incident_first_of_rank(in, (int)i, incident_want_trouble) == NULL) {
+			char *w;
+
+			stamp_format_span(incident_span_ns(&rs->last, &in->last), span, sizeof span);
+			w = xasprintf("silent since %s while other ranks wrote for %s more",
+			    when, span);
+			suspect_add(p, (int)i, 1.5, w);
+			free(w);
+		}
+		if (steppers >= 2 && rs->step >= 0 && rs->step < maxstep) {
+			char *a = incident_fmt_num(rs->step), *b = incident_fmt_num(maxstep);
+			char *w = xasprintf("last training step %s, others reached %s", a, b);
+
+			suspect_add(p, (int)i, 1, w);
+			free(w);
+			free(a);
+			free(b);
+		}
+	}
+	/* In a failure the initiating rank is the first suspect. */
+	if (an->initiating != NULL && an->initiating->rank >= 0)
+		for (i = 0; i < p->nco; i++)
+			if (p->co[i]->rank >= 0 && (size_t)p->co[i]->rank < p->nscore) {
+				struct buf w = BUF_INIT;
+
+				buf_adds(&w, i == 0 ? "failed first: " : "failed at about the same time: ");
+				describe_event(&w, p->co[i]);
+				p->score[p->co[i]->rank] += 100 - (double)i;
+				if (p->why[p->co[i]->rank].len) {
+					buf_adds(&w, "; ");
+					buf_add(&w, p->why[p->co[i]->rank].s, p->why[p->co[i]->rank].len);
+				}
+				buf_release(&p->why[p->co[i]->rank]);
+				p->why[p->co[i]->rank] = w;
+			}
+	an->suspects = xcalloc(p->nscore + 1, sizeof *an->suspects);
+	for (i = 0; i < p->nscore; i++)
+		if (p->score[i] >= 1.5 || (p->score[i] > 0 && (in->ranks[i] == NULL ||
+		    in->ranks[i]->lines == 0))) {
+			an->suspects[an->nsuspects].rank = (int)i;
+			an->suspects[an->nsuspects].score = p->score[i];
+			an->suspects[an->nsuspects].reason = buf_detach(&p->why[i]);
+			an->nsuspects++;
+		}
+	for (i = 0; i < p->nscore; i++)
+		buf_release(&p->why[i]);
+	sort_in = in;
+	qsort(an->suspects, an->nsuspects, sizeof *an->suspects, suspect_cmp);
+}
