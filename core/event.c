@@ -104,5 +104,12 @@ event_cmp_time(const struct event *a, const struct event *b)
 
 	if (c != 0)
 		return c;
+	/* Then the place in the stream: line order within a file, and a
+	 * fixed order across files, so that the answer does not depend on
+	 * which file happened to be read first (live or offline). */
+	if (a->file != b->file && (c = strcmp(a->file, b->file)) != 0)
+		return c < 0 ? -1 : 1;
+	if (a->lineno != b->lineno)
+		return a->lineno < b->lineno ? -1 : 1;
 	return a->order < b->order ? -1 : a->order > b->order;
 }

@@ -42,7 +42,8 @@ void		 event_free(struct event *ev);
 const char	*event_fact(const struct event *ev, int id);
 /* Numeric value of a fact; returns 0 when absent or not a number. */
 int		 event_fact_num(const struct event *ev, int id, double *out);
-/* Ordering for "which came first": time, then arrival. */
+/* Ordering for "which came first": time (timeless last), then the place
+ * in the stream (line order in one file, files by name), then arrival. */
 int		 event_cmp_time(const struct event *a, const struct event *b);
 
 #endif

@@ -127,7 +127,9 @@ order_choose(struct incident *in, struct analysis *an, struct passes *p)
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
 
-		if (ev->sig->role == ROLE_COLLATERAL && (ev->ts.flags & STAMP_TIME) &&
+		/* Fallout with no time is still fallout: a run whose lines
+		 * carry no times is judged on its events. */
+		if (ev->sig->role == ROLE_COLLATERAL &&
 		    (p->first_coll == NULL || event_cmp_time(ev, p->first_coll) < 0))
 			p->first_coll = ev;
 	}

@@ -106,7 +106,8 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 		if (!(rs->last.flags & STAMP_TIME))
 			continue;
 		stamp_format(&rs->last, 0, when, sizeof when);
-		if (p->first_coll != NULL && incident_first_of_rank(in, (int)i, incident_want_trouble) == NULL &&
+		if (p->first_coll != NULL && (p->first_coll->ts.flags & STAMP_TIME) &&
+		    incident_first_of_rank(in, (int)i, incident_want_trouble) == NULL &&
 		    p->first_coll->ts.sec - rs->last.sec >= SILENT_BEFORE) {
 			char *w;
 

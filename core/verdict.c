@@ -193,9 +193,17 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 			for (i = 0; i < in->nranks; i++)
 				if (in->ranks[i] != NULL && incident_first_of_rank(in, (int)i, incident_want_collateral))
 					nr++;
-			stamp_format(&p->first_coll->ts, 0, when, sizeof when);
-			buf_printf(&reason, "; %zu rank%s reported %s from %s", nr,
-			    nr == 1 ? "" : "s", p->first_coll->sig->entry->title, when);
+			if (nr > 0)
+				buf_printf(&reason, "; %zu rank%s reported %s", nr,
+				    nr == 1 ? "" : "s", p->first_coll->sig->entry->title);
+			else
+				buf_printf(&reason, "; lines that name no rank report %s",
+				    p->first_coll->sig->entry->title);
+			if (p->first_coll->ts.flags & STAMP_TIME) {
+				stamp_format(&p->first_coll->ts, 0, when, sizeof when);
+				buf_printf(&reason, " from %s", when);
+			} else
+				buf_adds(&reason, " (the lines carry no times)");
 		}
 		if (an->nsuspects > 0) {
 			const struct suspect *s = &an->suspects[0];

@@ -411,7 +411,8 @@ main(int argc, char **argv)
 	const char *theme = NULL, *format = "text", *demo = NULL;
 	int poll_ms = 0;
 	struct config cfg;
-	size_t nrules = 0, i;
+	size_t nrules = 0, nrules_given = 0, i;
+	int user_rules_seen = 0;
 	struct run_options ro = { 0 };
 	struct rulebook *rb;
 	struct notes ns;
@@ -504,6 +505,13 @@ main(int argc, char **argv)
 	for (i = 0; i < cfg.rules.n; i++)
 		rules[nrules++] = cfg.rules.v[i];
 	rb = load_rules(rules, nrules, 1, &ns);
+	nrules_given = nrules;
+	{
+		char *u = user_rules();
+
+		user_rules_seen = u != NULL;
+		free(u);
+	}
 	free(rules);
 	print_notes(&ns, NOTE_ERROR);
 	if (mode == MODE_LIST || mode == MODE_SHOW || mode == MODE_PATTERNS ||
@@ -541,6 +549,20 @@ main(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		usage(stderr);
+		config_release(&cfg);
+		rulebook_free(rb);
+		notes_release(&ns);
+		return 2;
+	}
+	if (rb->nentries == 0) {
+		char *d = shipped_rules();
+
+		/* Without an encyclopedia every run would look healthy. */
+		fprintf(stderr, "rankwatch: no encyclopedia entries loaded (looked in %s%s%s); "
+		    "without them no failure can be recognised\n", d,
+		    nrules_given ? " and the --rules / config folders" : "",
+		    user_rules_seen ? " and the user's rules folder" : "");
+		free(d);
 		config_release(&cfg);
 		rulebook_free(rb);
 		notes_release(&ns);
@@ -599,9 +621,16 @@ main(int argc, char **argv)
 		return status;
 	}
 	run_scan(r, 1);
-	if (run_readable(r) == 0) {
+	if (run_readable(r) == 0 || r->incident->lines == 0) {
 		print_notes(&r->notes, NOTE_WARN);
-		fprintf(stderr, "rankwatch: nothing readable\n");
+		if (run_readable(r) == 0)
+			fprintf(stderr, "rankwatch: nothing readable\n");
+		else
+			fprintf(stderr, "rankwatch: nothing to analyse: %zu file%s read, all "
+			    "empty%s\n", r->nsources, r->nsources == 1 ? "" : "s",
+			    r->layout != NULL && strstr(r->layout, "attempt") != NULL ?
+			    " (an attempt that has not written yet? --all-attempts reads the "
+			    "earlier ones)" : "");
 		run_free(r);
 		config_release(&cfg);
 		rulebook_free(rb);
