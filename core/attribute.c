@@ -86,6 +86,314 @@ attribute_by_gpu(struct incident *in)
 		if (found >= 0 && !many) {
 			ev->rank = found;
 			ev->rank_from = RANK_NAMED;
+			ev->via = VIA_GPU;
+		}
+	}
+}
+
+/* --- what a line says it is about ---------------------------------------- */
+
+static int
+fact_long(const struct event *ev, int fact, long *out)
+{
+	const char *v = fact >= 0 ? event_fact(ev, fact) : NULL;
+	char *end;
+
+	if (v == NULL || *v < '0' || *v > '9')
+		return 0;
+	*out = strtol(v, &end, 10);
+	return *end == '\0' && *out >= 0 && *out < INCIDENT_MAX_RANK * 64L;
+}
+
+struct pidrank {
+	long		 pid;
+	int		 rank;
+	const char	*host;
+};
+
+static int
+pidrank_cmp(const void *a, const void *b)
+{
+	const struct pidrank *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Which rank a pid was: lines that show both (NCCL's host:pid:tid or Ray's
+ * pid= on a ranked line), and ranked lines that name a pid they are about
+ * (torchrun's summary: "exitcode : 1 (pid: 4242)" under "rank : 3"). */
+static struct pidrank *
+pid_table(const struct incident *in, size_t *np)
+{
+	struct pidrank *v = NULL;
+	size_t n = 0, cap = 0, i;
+
+	for (i = 0; i < in->nranks; i++)
+		if (in->ranks[i] != NULL && in->ranks[i]->pid >= 0) {
+			XGROW(v, cap, n + 1);
+			v[n].pid = in->ranks[i]->pid;
+			v[n].rank = (int)i;
+			v[n++].host = in->ranks[i]->host;
+		}
+	for (i = 0; i < in->nevents; i++) {
+		const struct event *ev = in->events[i];
+		long pid;
+
+		if (ev->line_rank < 0 || ev->line_rank_from < RANK_FILE ||
+		    !fact_long(ev, ev->sig->about[ABOUT_PID], &pid))
+			continue;
+		XGROW(v, cap, n + 1);
+		v[n].pid = pid;
+		v[n].rank = ev->line_rank;
+		v[n++].host = ev->host;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, pidrank_cmp);
+	*np = n;
+	return v;
+}
+
+/* The one rank a pid belongs to (on host, when known), or -1. */
+static int
+pid_rank(const struct pidrank *v, size_t n, long pid, const char *host)
+{
+	size_t lo = 0, hi = n;
+	int found = -1;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && v[lo].pid == pid; lo++) {
+		if (host != NULL && v[lo].host != NULL && strcmp(host, v[lo].host) != 0)
+			continue;
+		if (found >= 0 && found != v[lo].rank)
+			return -1;	/* pids are reused across hosts */
+		found = v[lo].rank;
+	}
+	return found;
+}
+
+static void
+set_event_rank(struct incident *in, struct event *ev, int rank, enum attr_via via,
+    int assumed)
+{
+	if (rank < 0 || rank >= INCIDENT_MAX_RANK)
+		return;
+	(void)incident_rank_slot(in, rank);	/* a rank the logs name exists */
+	ev->rank = rank;
+	ev->rank_from = RANK_NAMED;
+	ev->via = via;
+	ev->assumed = assumed;
+}
+
+/* How many nodes the logs show: hosts, labels of launcher lines, layout. */
+static int
+count_nodes(const struct incident *in)
+{
+	const char *h0 = NULL;
+	int nodes = 1;
+	size_t i;
+
+	for (i = 0; i < in->nranks; i++)
+		if (in->ranks[i] != NULL && in->ranks[i]->host != NULL) {
+			if (h0 == NULL)
+				h0 = in->ranks[i]->host;
+			else if (strcmp(h0, in->ranks[i]->host) != 0)
+				nodes = 2;
+		}
+	for (i = 0; i < in->nevents; i++) {
+		const struct event *ev = in->events[i];
+
+		if (ev->node + 1 > nodes)
+			nodes = ev->node + 1;
+		if (ev->sig->about[ABOUT_LOCAL_RANK] >= 0 && ev->label + 1 > nodes)
+			nodes = ev->label + 1;
+		if (ev->host != NULL) {
+			if (h0 == NULL)
+				h0 = ev->host;
+			else if (nodes < 2 && strcmp(h0, ev->host) != 0)
+				nodes = 2;
+		}
+	}
+	return nodes;
+}
+
+/* Ranks per node, when the run says (a fact nproc_per_node or
+ * local_world_size); 0 when it does not. */
+static int
+ranks_per_node(const struct incident *in)
+{
+	int f[2], best = 0;
+	size_t i, k;
+	long v;
+
+	f[0] = rulebook_find_fact(in->rb, "nproc_per_node");
+	f[1] = rulebook_find_fact(in->rb, "local_world_size");
+	for (i = 0; i < in->nevents; i++)
+		for (k = 0; k < 2; k++)
+			if (fact_long(in->events[i], f[k], &v) && v > best && v < 1024)
+				best = (int)v;
+	return best;
+}
+
+/* A launcher line about a local rank (torchrun's agent: "failed (exitcode:
+ * -9) local_rank: 5 (pid: 22)"): the pid if a line showed its rank, else
+ * node * ranks per node + local rank, else on one node local = global, an
+ * assumption the reason will state. */
+static void
+attribute_local(struct incident *in, struct analysis *an, const struct pidrank *pids,
+    size_t npids)
+{
+	int nproc = ranks_per_node(in);
+	size_t i;
+
+	for (i = 0; i < in->nevents; i++) {
+		struct event *ev = in->events[i];
+		const struct signature *s = ev->sig;
+		long local, pid;
+		int node, r;
+
+		if (ev->rank_from == RANK_PREFIX)
+			continue;	/* printed by the rank itself */
+		if (s->about[ABOUT_RANK] >= 0 && fact_long(ev, s->about[ABOUT_RANK], &local)) {
+			set_event_rank(in, ev, (int)local, VIA_MESSAGE, 0);
+			continue;
+		}
+		if (fact_long(ev, s->about[ABOUT_PID], &pid) &&
+		    (r = pid_rank(pids, npids, pid, ev->host)) >= 0) {
+			set_event_rank(in, ev, r, VIA_LAUNCHER, 0);
+			continue;
+		}
+		if (!fact_long(ev, s->about[ABOUT_LOCAL_RANK], &local))
+			continue;
+		node = ev->label >= 0 ? ev->label : ev->node;
+		if (node == 0)
+			set_event_rank(in, ev, (int)local, VIA_LAUNCHER, 0);
+		else if (node > 0 && nproc > 0 && local < nproc)
+			set_event_rank(in, ev, node * nproc + (int)local, VIA_LAUNCHER, 0);
+		else if (node < 0 && an->nodes == 1) {
+			set_event_rank(in, ev, (int)local, VIA_LAUNCHER, 1);
+			an->assumed_local = 1;
+		}
+	}
+}
+
+static const struct incident *line_in;
+
+static int
+line_order_cmp(const void *a, const void *b)
+{
+	const struct event *x = line_in->events[*(const size_t *)a];
+	const struct event *y = line_in->events[*(const size_t *)b];
+	int c = x->file == y->file ? 0 : strcmp(x->file, y->file);
+
+	if (c != 0)
+		return c;
+	return x->lineno < y->lineno ? -1 : x->lineno > y->lineno;
+}
+
+/* A record names its rank on a later line (DDP's "Expected to have
+ * finished reduction ..." and, lines below, "... did not receive grad for
+ * rank 3"): an unranked event takes the rank that a following event of the
+ * same entry, within a few lines of the same file, is about. */
+#define RECORD_SPAN	24
+
+static void
+attribute_records(struct incident *in)
+{
+	size_t *idx = xmalloc(sizeof *idx * (in->nevents + 1)), i, j;
+
+	for (i = 0; i < in->nevents; i++)
+		idx[i] = i;
+	line_in = in;
+	qsort(idx, in->nevents, sizeof *idx, line_order_cmp);
+	for (i = 0; i < in->nevents; i++) {
+		struct event *ev = in->events[idx[i]];
+
+		if (ev->rank >= 0)
+			continue;
+		for (j = i + 1; j < in->nevents; j++) {
+			const struct event *x = in->events[idx[j]];
+
+			if (x->file != ev->file || x->lineno > ev->lineno + RECORD_SPAN)
+				break;
+			if (x->sig->entry == ev->sig->entry && x->rank >= 0 &&
+			    x->sig->about[ABOUT_RANK] >= 0 && x->via == VIA_MESSAGE) {
+				set_event_rank(in, ev, x->rank, VIA_RECORD, x->assumed);
+				break;
+			}
+		}
+	}
+	free(idx);
+}
+
+/* The world size, where the run establishes it: a fact world_size or
+ * NCCL's nranks (the largest communicator seen), or every rank up to the
+ * highest having written. Otherwise 0: the logs cover some ranks and no
+ * more can be said of the others. */
+static void
+establish_world(const struct incident *in, struct analysis *an)
+{
+	int f[2];
+	size_t i, k;
+	long v, best = 0;
+
+	f[0] = rulebook_find_fact(in->rb, "world_size");
+	f[1] = rulebook_find_fact(in->rb, "nranks");
+	an->world = 0;
+	an->world_from = NULL;
+	for (i = 0; i < in->nevents; i++)
+		for (k = 0; k < 2; k++)
+			if (fact_long(in->events[i], f[k], &v) && v > best) {
+				best = v;
+				an->world_from = k == 0 ? "the world size the logs print" :
+				    "the size of the largest NCCL communicator";
+			}
+	if (best > 0 && (size_t)best >= in->nranks) {
+		an->world = (int)best;
+		return;
+	}
+	an->world_from = NULL;
+	for (i = 0; i < in->nranks; i++)
+		if (in->ranks[i] == NULL || in->ranks[i]->lines == 0)
+			break;
+	if (i == in->nranks) {
+		an->world = (int)in->nranks;
+		an->world_from = "every rank up to the highest wrote";
+		return;
+	}
+	/* One stream carrying several ranks' own lines (a combined log):
+	 * ranks count from 0, so every rank below the highest ran and would
+	 * have written there. Separate files per rank say nothing of the
+	 * files not given. */
+	{
+		const char *file = NULL;
+		int r0 = -1, several = 0;
+
+		for (i = 0; i < in->nevents; i++) {
+			const struct event *ev = in->events[i];
+
+			if (ev->line_rank < 0 || ev->line_rank_from == RANK_FILE)
+				continue;
+			if (file == NULL)
+				file = ev->file;
+			else if (ev->file != file && strcmp(ev->file, file) != 0)
+				return;
+			if (r0 < 0)
+				r0 = ev->line_rank;
+			else if (ev->line_rank != r0)
+				several = 1;
+		}
+		if (several && file != NULL) {
+			an->world = (int)in->nranks;
+			an->world_from = "one log carries the ranks' output";
 		}
 	}
 }
@@ -94,7 +402,8 @@ void
 attribute_events(struct incident *in, struct analysis *an)
 {
 	const char *h0 = NULL;
-	size_t i;
+	struct pidrank *pids;
+	size_t i, npids;
 
 	in->multi_hosts = 0;
 	for (i = 0; i < in->nranks; i++)
@@ -104,6 +413,27 @@ attribute_events(struct incident *in, struct analysis *an)
 			else if (strcmp(h0, in->ranks[i]->host) != 0)
 				in->multi_hosts = 1;
 		}
+	for (i = 0; i < in->nevents; i++) {
+		struct event *ev = in->events[i];
+
+		ev->rank = ev->line_rank;
+		ev->rank_from = ev->line_rank_from;
+		ev->assumed = 0;
+		ev->via = VIA_LINE;
+	}
+	an->nodes = count_nodes(in);
+	an->assumed_local = 0;
+	pids = pid_table(in, &npids);
+	attribute_local(in, an, pids, npids);
+	free(pids);
+	attribute_records(in);
 	attribute_by_gpu(in);
-	an->world = (int)in->nranks;
+	for (i = 0; i < in->nevents; i++) {
+		const struct event *ev = in->events[i];
+		long r;
+
+		if (fact_long(ev, ev->sig->about[ABOUT_SUSPECT], &r) && r < INCIDENT_MAX_RANK)
+			(void)incident_rank_slot(in, (int)r);
+	}
+	establish_world(in, an);
 }

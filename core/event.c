@@ -39,6 +39,9 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 	ev->lineno = ln->lineno;
 	ev->offset = ln->offset;
 	ev->flags = ln->flags;
+	ev->pid = ln->pid;
+	ev->label = ln->label;
+	ev->node = ln->node;
 	ev->facts = (struct fact *)(ev + 1);
 	p = (char *)(ev->facts + nf + 1);
 	ev->text = p;

@@ -13,6 +13,15 @@
 #define EVENT_TEXT_MAX	256
 #define FACT_VALUE_MAX	120
 
+/* How the attribution pass (core/attribute.c) gave an event its rank. */
+enum attr_via {
+	VIA_LINE,	/* its line's own rank (prefix, label, file...) */
+	VIA_MESSAGE,	/* its message names the rank it is about */
+	VIA_LAUNCHER,	/* a launcher line names its local rank or pid */
+	VIA_RECORD,	/* a later line of the same record names the rank */
+	VIA_GPU,	/* the GPU bus id a kernel line names */
+};
+
 struct fact {
 	int	 id;		/* rulebook fact id */
 	char	*value;
@@ -30,6 +39,13 @@ struct event {
 	unsigned		 flags;		/* LINE_* */
 	char			*text;		/* the raw line, cut at EVENT_TEXT_MAX */
 	char			*host;		/* NULL when unknown */
+	long			 pid;		/* the printing process, -1 */
+	int			 label;		/* the line's srun/mpirun label, -1 */
+	int			 node;		/* node index from the layout, -1 */
+	int			 assumed;	/* rank rests on local rank = global rank */
+	enum attr_via		 via;		/* how attribution gave it its rank */
+	int			 line_rank;	/* the rank its line gave it, before attribution */
+	enum rank_from		 line_rank_from;
 	struct fact		*facts;
 	size_t			 nfacts;
 	size_t			 order;		/* arrival order */

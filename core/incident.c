@@ -36,6 +36,7 @@ incident_new(const struct rulebook *rb)
 	in->rb = rb;
 	in->unattributed.rank = -1;
 	in->unattributed.step = -1;
+	in->unattributed.pid = -1;
 	in->step_fact = rulebook_find_fact(rb, "step");
 	in->rank_fact = rulebook_find_fact(rb, "rank");
 	in->host_fact = rulebook_find_fact(rb, "host");
@@ -132,6 +133,7 @@ incident_rank_slot(struct incident *in, int rank)
 		rs = in->ranks[rank] = xcalloc(1, sizeof *rs);
 		rs->rank = rank;
 		rs->step = -1;
+		rs->pid = -1;
 	}
 	return rs;
 }
@@ -145,6 +147,13 @@ incident_active_ranks(const struct incident *in)
 		if (in->ranks[i] != NULL && in->ranks[i]->lines > 0)
 			n++;
 	return n;
+}
+
+static int
+signature_is_about(const struct signature *s)
+{
+	return s->about[ABOUT_RANK] >= 0 || s->about[ABOUT_LOCAL_RANK] >= 0 ||
+	    s->about[ABOUT_PID] >= 0;
 }
 
 /* --- the timeline ------------------------------------------------------- */
@@ -223,6 +232,8 @@ incident_add_line(struct incident *in, const struct line *ln)
 	rs->bytes += ln->rawlen + 1;
 	if (ln->host != NULL && rs->host == NULL && ln->hostlen > 0 && ln->hostlen < 64)
 		rs->host = xstrndup(ln->host, ln->hostlen);
+	if (ln->pid >= 0 && ln->rank >= 0)
+		rs->pid = ln->pid;
 	if (!(ln->ts.flags & STAMP_TIME) || (ln->ts.flags & (STAMP_INHERITED | STAMP_REPORTED)))
 		return;
 	in->timed_lines++;
@@ -330,6 +341,8 @@ incident_add_event(struct incident *in, struct event *ev)
 	rs = incident_rank_slot(in, ev->rank);
 	if (ev->rank >= INCIDENT_MAX_RANK)
 		ev->rank = -1;
+	ev->line_rank = ev->rank;
+	ev->line_rank_from = ev->rank_from;
 	if (rs->sigcount == NULL) {
 		size_t i;
 
@@ -350,7 +363,10 @@ incident_add_event(struct incident *in, struct event *ev)
 		rs->binrole[bin_of(in, ev->ts.sec)] |= (uint16_t)(1u << ev->sig->role);
 	numstats_add(rs, ev);
 	rs->sigcount[si]++;
-	if (rs->sigcount[si] <= INCIDENT_KEEP) {
+	/* A line with no rank that names whom it is about (a launcher's
+	 * report) is kept in full: the attribution pass needs each one. */
+	if (rs->sigcount[si] <= (ev->rank < 0 && signature_is_about(ev->sig) ?
+	    INCIDENT_KEEP_ABOUT : INCIDENT_KEEP)) {
 		XGROW(in->events, in->capevents, in->nevents + 1);
 		in->events[in->nevents++] = ev;
 	} else if (rs->lastslot[si] < 0) {
@@ -422,7 +438,8 @@ incident_time_quality(const struct event *ev)
 {
 	if (!(ev->ts.flags & STAMP_TIME))
 		return 0;
-	if (ev->ts.flags & STAMP_REPORTED)
+	/* a launcher's line says when it noticed, not when the rank failed */
+	if ((ev->ts.flags & STAMP_REPORTED) || ev->via == VIA_LAUNCHER)
 		return 1;
 	if (ev->ts.flags & STAMP_INHERITED)
 		return 2;

@@ -17,6 +17,7 @@
 
 #define INCIDENT_MAX_RANK	(1 << 20)
 #define INCIDENT_KEEP		3	/* events kept per rank and signature, plus the last */
+#define INCIDENT_KEEP_ABOUT	64	/* ... for unranked lines that name whom they are about */
 #define TIMELINE_BINS		256
 
 enum verdict {
@@ -51,6 +52,7 @@ struct rankstate {
 	double		 step;		/* last training step seen, -1 */
 	struct stamp	 step_ts;
 	char		*host;
+	long		 pid;		/* its process, from a line with both, -1 */
 	uint32_t	*sigcount;	/* per signature */
 	struct numstat	*nums;
 	size_t		 nnums, capnums;
@@ -102,7 +104,10 @@ struct analysis {
 	struct condresult	*conds;		/* one per rulebook condition */
 	size_t			 nconds;
 	size_t			 role_count[RR__COUNT];
-	int			 world;		/* ranks expected (highest + 1) */
+	int			 world;		/* ranks the run establishes; 0: the logs do not say */
+	const char		*world_from;	/* what establishes it */
+	int			 nodes;		/* nodes the logs show (hosts, labels, layout), >= 1 */
+	int			 assumed_local;	/* a rank rests on local rank = global rank */
 	int			 multi_host;	/* events from more than one host */
 };
 

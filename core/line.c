@@ -101,6 +101,7 @@ struct peeled {
 	int	label;		/* srun label / mpi rank */
 	int	tee_local;	/* [defaultN]: */
 	int	tee_global;	/* [N]: template with ${rank} */
+	long	pid;		/* Ray's (... pid=N ...) */
 	int	any;
 };
 
@@ -191,6 +192,8 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 				break;
 		if (q + 4 >= e)
 			return 0;
+		if (number(q + 4, (size_t)(e - q - 4), 10, &w) != 0)
+			pl->pid = w;
 		for (q = p; q + 5 < e; q++)
 			if (memcmp(q, "rank=", 5) == 0 &&
 			    number(q + 5, (size_t)(e - q - 5), 7, &v) != 0) {
@@ -724,7 +727,7 @@ set_rank(struct line *out, int rank, enum rank_from from)
 void
 line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 {
-	struct peeled pl = { -1, -1, -1, -1, 0 };
+	struct peeled pl = { -1, -1, -1, -1, -1, 0 };
 	struct header h;
 	const char *p = raw;
 	size_t n = len, l;
@@ -743,6 +746,8 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	out->host = NULL;
 	out->hostlen = 0;
 	out->pid = -1;
+	out->label = -1;
+	out->node = st->node;
 
 	/* A progress bar rewritten with \r: the text after the last \r is
 	 * what a terminal shows, and where a log line glued to it starts. */
@@ -778,7 +783,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 			}
 		if (q != NULL) {
 			size_t off = (size_t)(q - p);
-			struct peeled tmp = { -1, -1, -1, -1, 0 };
+			struct peeled tmp = { -1, -1, -1, -1, -1, 0 };
 
 			l = peel_one(q, n - off, &tmp);
 			if (l != 0 && tmp.prefix_rank >= 0 && l < n - off && q[l] == '[') {
@@ -825,6 +830,9 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 			}
 		}
 	}
+	if (out->pid < 0 && pl.pid >= 0)
+		out->pid = pl.pid;
+	out->label = pl.label;
 	out->msg = p;
 	out->msglen = n;
 	out->sev = h.sev;

@@ -45,7 +45,9 @@ struct line {
 	struct stamp	 ts;
 	const char	*host;		/* inside raw, or NULL */
 	size_t		 hostlen;
-	long		 pid;		/* -1 */
+	long		 pid;		/* the printing process (NCCL host:pid:tid, Ray pid=), -1 */
+	int		 label;		/* srun --label / mpirun tag: task or node, -1 */
+	int		 node;		/* node index the layout gives the file, -1 */
 	unsigned long	 lineno;
 	uint64_t	 offset;
 };

@@ -55,6 +55,8 @@ strlist_free(struct strlist *l)
 static void
 signature_release(struct signature *s)
 {
+	size_t i;
+
 	free(s->id);
 	free(s->fullid);
 	free(s->pattern);
@@ -65,6 +67,8 @@ signature_release(struct signature *s)
 	strlist_free(&s->counterexamples);
 	pcre2_code_free(s->re);
 	free(s->fact_of_group);
+	for (i = 0; i < ABOUT__COUNT; i++)
+		free(s->about_name[i]);
 }
 
 static void
@@ -400,10 +404,50 @@ signature_facts(struct ctx *c, struct signature *s)
 	}
 }
 
+static const char *const about_names[] = { "rank", "local_rank", "pid", "suspect" };
+
+/* about: {rank: CAPTURE, local_rank: CAPTURE, pid: CAPTURE, suspect: CAPTURE} */
+static void
+parse_about(struct ctx *c, yaml_node_t *n, struct signature *s)
+{
+	yaml_node_t *k, *v;
+	const char *key;
+	int r;
+
+	if (!is_map(c, n, "about"))
+		return;
+	FOR_PAIRS(c, n, k, v, key) {
+		if ((r = pick(c, k, "a key of about", about_names, ABOUT__COUNT)) >= 0)
+			set_scalar(c, v, about_names[r], &s->about_name[r]);
+	}
+}
+
+/* Each about: capture must be a named group of the pattern. */
+static void
+resolve_about(struct ctx *c, yaml_node_t *n, struct signature *s)
+{
+	unsigned g;
+	int i;
+
+	for (i = 0; i < ABOUT__COUNT; i++) {
+		s->about[i] = -1;
+		if (s->about_name[i] == NULL)
+			continue;
+		s->about[i] = rulebook_find_fact(c->rb, s->about_name[i]);
+		for (g = 1; g <= s->ngroups; g++)
+			if (s->about[i] >= 0 && s->fact_of_group[g] == s->about[i])
+				break;
+		if (s->re != NULL && (s->about[i] < 0 || g > s->ngroups))
+			err(c, n, "signature '%s': about: %s names '%s', which is not a "
+			    "named capture of its pattern", s->id ? s->id : "?",
+			    about_names[i], s->about_name[i]);
+	}
+}
+
 static void
 parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature *s)
 {
-	yaml_node_t *k, *v, *pat = NULL;
+	yaml_node_t *k, *v, *pat = NULL, *about = NULL;
 	const char *key;
 	int r;
 
@@ -434,7 +478,10 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 			strlist_of(c, v, "examples", &s->examples);
 		else if (strcmp(key, "counterexamples") == 0)
 			strlist_of(c, v, "counterexamples", &s->counterexamples);
-		else
+		else if (strcmp(key, "about") == 0) {
+			parse_about(c, v, s);
+			about = v;
+		} else
 			err(c, k, "unknown key '%s' in a signature", key);
 	}
 	if (s->id == NULL || !valid_id(s->id))
@@ -446,6 +493,7 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 		err(c, n, "signature '%s' needs a pattern", s->id ? s->id : "?");
 	else if ((s->re = compile(c, pat, s->pattern, s->id ? s->id : "pattern")) != NULL)
 		signature_facts(c, s);
+	resolve_about(c, about != NULL ? about : n, s);
 	if (s->weight < 0)
 		s->weight = s->role < ROLE__COUNT ? role_weights[s->role] : 0;
 	if (s->id != NULL && e->id != NULL)

@@ -38,6 +38,14 @@ enum blame {
 	BLAME_MISSING,
 };
 
+enum about {
+	ABOUT_RANK,
+	ABOUT_LOCAL_RANK,
+	ABOUT_PID,
+	ABOUT_SUSPECT,
+	ABOUT__COUNT
+};
+
 struct strlist {
 	char	**v;
 	size_t	  n;
@@ -63,6 +71,11 @@ struct signature {
 	unsigned long	 line;		/* where it is defined */
 	pcre2_code	*re;
 	int		*fact_of_group;	/* capture group -> fact id, -1 */
+	/* about: which captures say whom the event is about (fact ids, -1):
+	 * its global rank, its local rank on its node, its pid; and a rank it
+	 * points at without being about it (a suspect). */
+	char		*about_name[ABOUT__COUNT];
+	int		 about[ABOUT__COUNT];
 	unsigned	 ngroups;
 	size_t		 index;		/* in rulebook->sigs */
 };

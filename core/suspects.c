@@ -60,6 +60,44 @@ describe_event(struct buf *b, const struct event *ev)
 	}
 }
 
+/* A line that points at another rank (about: suspect): the peer whose
+ * collective differs, the rank that first detected a timeout. Each rank
+ * pointed at counts once per signature, whoever points. */
+static void
+points_at(struct incident *in, struct passes *p)
+{
+	size_t i, j;
+
+	for (i = 0; i < in->nevents; i++) {
+		const struct event *ev = in->events[i];
+		const char *v;
+		char *w;
+		int r;
+
+		if (ev->sig->about[ABOUT_SUSPECT] < 0 ||
+		    (v = event_fact(ev, ev->sig->about[ABOUT_SUSPECT])) == NULL ||
+		    (r = atoi(v)) < 0 || (size_t)r >= p->nscore || r == ev->rank)
+			continue;
+		for (j = 0; j < i; j++)
+			if (in->events[j]->sig == ev->sig &&
+			    (v = event_fact(in->events[j], ev->sig->about[ABOUT_SUSPECT])) != NULL &&
+			    atoi(v) == r)
+				break;
+		if (j < i)
+			continue;
+		if (ev->rank >= 0)
+			w = xasprintf("rank %d's line points at it (%s, %s:%lu)", ev->rank,
+			    ev->sig->message ? ev->sig->message : ev->sig->entry->title,
+			    ev->file, ev->lineno);
+		else
+			w = xasprintf("a line points at it (%s, %s:%lu)",
+			    ev->sig->message ? ev->sig->message : ev->sig->entry->title,
+			    ev->file, ev->lineno);
+		suspect_add(p, r, 3, w);
+		free(w);
+	}
+}
+
 void
 suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 {
@@ -86,6 +124,7 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 		}
 		free(w);
 	}
+	points_at(in, p);
 	for (i = 0; i < in->nranks; i++) {
 		struct rankstate *rs = in->ranks[i];
 
@@ -99,7 +138,10 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 		struct rankstate *rs = in->ranks[i];
 
 		if (rs == NULL || rs->lines == 0) {
-			if (i < in->nranks)
+			/* Only a rank the run establishes can be missing; a
+			 * gap between rank-named files is not evidence. */
+			if (an->world > 0 && i < (size_t)an->world &&
+			    incident_first_of_rank(in, (int)i, incident_want_trouble) == NULL)
 				suspect_add(p, (int)i, 1, "wrote nothing at all");
 			continue;
 		}

@@ -88,104 +88,181 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 			an->role_count[in->ranks[i]->role]++;
 }
 
+/* Lower confidence to at most c, and say why. */
+static void
+cap(struct analysis *an, const char *c)
+{
+	static const char *const order[] = { "low", "medium", "high" };
+	int have = 2, want = 2, i;
+
+	for (i = 0; i < 3; i++) {
+		if (strcmp(an->confidence, order[i]) == 0)
+			have = i;
+		if (strcmp(c, order[i]) == 0)
+			want = i;
+	}
+	if (want < have)
+		an->confidence = order[want];
+}
+
+/* Could the other rank's clock reverse the order of a and b? */
+static int64_t
+skew_allowance(const struct incident *in, int ra, int rb)
+{
+	const char *ha = incident_host(in, ra), *hb = incident_host(in, rb);
+
+	if (ha != NULL && hb != NULL && strcmp(ha, hb) == 0)
+		return 0;
+	return (int64_t)SKEW_MATTERS * 1000000000LL;
+}
+
+/* The first trouble of another rank that could compete with the
+ * initiating event: another rank's own failure, or fallout that came
+ * before it (fallout after it is its consequence; symptoms are hints). */
+static const struct event *
+first_rival(const struct incident *in, const struct event *init, int initiating)
+{
+	const struct event *next = NULL;
+	size_t i;
+
+	for (i = 0; i < in->nranks; i++) {
+		const struct event *fe;
+
+		if ((int)i == init->rank || in->ranks[i] == NULL)
+			continue;
+		fe = incident_first_of_rank(in, (int)i, initiating ?
+		    incident_want_initiating : incident_want_collateral);
+		if (fe != NULL && (fe->ts.flags & STAMP_TIME) &&
+		    (next == NULL || event_cmp_time(fe, next) < 0))
+			next = fe;
+	}
+	return next;
+}
+
+/* The failure's sentence: who, what, when, and what the order rests on. */
+static void
+explain_failure(struct incident *in, struct analysis *an, struct passes *p,
+    struct buf *reason)
+{
+	const struct event *init = an->initiating, *rival, *coll;
+	struct stamp ilo = init->ts, ihi;
+	int ihi_ok = order_upper_bound(init, &ihi), timed = (init->ts.flags & STAMP_TIME) != 0;
+	char when[40], span[40];
+	size_t i;
+
+	an->confidence = "high";
+	if (init->rank >= 0)
+		buf_printf(reason, "rank %d failed first", init->rank);
+	else
+		buf_adds(reason, "a line with no rank shows the first failure");
+	if (timed) {
+		stamp_format(&init->ts, 0, when, sizeof when);
+		buf_printf(reason, " at %s", when);
+	}
+	buf_printf(reason, " (%s)", init->sig->entry->title);
+
+	rival = first_rival(in, init, 1);
+	coll = first_rival(in, init, 0);
+	if (init->rank < 0) {
+		cap(an, "low");
+		buf_printf(reason, "; %s:%lu carries no rank", init->file, init->lineno);
+	} else if (p->nco > 1) {
+		cap(an, "medium");
+		buf_printf(reason, "; %zu ranks failed within %d s of each other (ranks ",
+		    p->nco, TIE_WINDOW);
+		for (i = 0; i < p->nco && i < 6; i++)
+			buf_printf(reason, "%s%d", i ? ", " : "", p->co[i]->rank);
+		buf_adds(reason, p->nco > 6 ? ", ...)" : ")");
+		clock_note(in, reason, p->co[0]->rank, p->co[1]->rank);
+	} else if (!timed) {
+		/* No time: the order rests on what else the logs show. */
+		if (rival != NULL) {
+			cap(an, "low");
+			buf_printf(reason, "; its line has no time, and rank %d also failed (%s)",
+			    rival->rank, rival->sig->entry->title);
+		} else if (coll != NULL)
+			buf_adds(reason, "; its line has no time, but the other ranks only "
+			    "reported fallout, which cannot come before its cause");
+		else
+			buf_adds(reason, "; no other rank reported a problem");
+	} else {
+		struct stamp chi;
+		const struct event *first_other = rival;
+		/* A launcher's line tells when it noticed, after the fact. */
+		int noticed = (init->ts.flags & STAMP_REPORTED) || init->via == VIA_LAUNCHER;
+
+		if (coll != NULL && (first_other == NULL || event_cmp_time(coll, first_other) < 0))
+			first_other = coll;
+		if (!noticed && coll != NULL && order_upper_bound(coll, &chi) &&
+		    stamp_cmp(&chi, &ilo) < 0) {
+			/* fallout certainly before it: the cause may be elsewhere */
+			stamp_format_span(incident_span_ns(&chi, &ilo), span, sizeof span);
+			cap(an, "low");
+			buf_printf(reason, ", but rank %d reported %s %s earlier; "
+			    "the cause may have left no error line", coll->rank,
+			    coll->sig->entry->title, span);
+		} else if (rival != NULL && (!ihi_ok || stamp_cmp(&ihi, &rival->ts) >= 0)) {
+			cap(an, "medium");
+			buf_printf(reason, "; rank %d also failed (%s) at about the same time and "
+			    "the logs cannot order the two", rival->rank, rival->sig->entry->title);
+		} else if (first_other != NULL && ihi_ok && stamp_cmp(&ihi, &first_other->ts) < 0) {
+			stamp_format_span(incident_span_ns(&ilo, &first_other->ts), span, sizeof span);
+			buf_printf(reason, ", %s before any other rank reported a problem", span);
+			/* Another rank's own failure close behind: clocks decide. */
+			if (rival != NULL && incident_span_ns(&ihi, &rival->ts) <
+			    skew_allowance(in, init->rank, rival->rank)) {
+				cap(an, "medium");
+				clock_note(in, reason, init->rank, rival->rank);
+			}
+		} else if (first_other == NULL)
+			buf_adds(reason, "; no other rank reported a problem");
+	}
+	/* What the rank rests on. */
+	if (init->rank >= 0 && init->assumed) {
+		cap(an, "medium");
+		buf_adds(reason, "; the rank rests on a launcher line's local rank, taken as "
+		    "global because the logs show one node");
+	} else if (init->rank >= 0 && init->via == VIA_LAUNCHER) {
+		cap(an, "medium");
+		buf_adds(reason, "; the rank rests on a launcher line that names it");
+	} else if (init->rank >= 0 && init->via == VIA_RECORD)
+		buf_adds(reason, "; a later line of the same error names the rank");
+	else if (init->rank >= 0 && init->via == VIA_GPU)
+		buf_adds(reason, "; the rank is the one whose GPU the kernel line names");
+	else if (init->rank_from == RANK_GROUP) {
+		cap(an, "medium");
+		buf_adds(reason, "; the rank is the one its process group prints, which is "
+		    "the global rank only in the default group");
+	}
+	if (init->ts.flags & STAMP_REPORTED) {
+		cap(an, "medium");
+		buf_adds(reason, " (time as torchrun's summary reports it, to the second)");
+	} else if (init->ts.flags & STAMP_INHERITED) {
+		if (init->upper.flags & STAMP_TIME) {
+			char up[40];
+
+			stamp_format(&init->upper, 0, up, sizeof up);
+			buf_printf(reason, " (its line has no time of its own: written by %s)", up);
+		} else
+			buf_adds(reason, " (its line has no time of its own; this is the time "
+			    "of the line before it)");
+	}
+	if (an->role_count[RR_COLLATERAL] > 0)
+		buf_printf(reason, "; %zu other rank%s only reported the fallout",
+		    an->role_count[RR_COLLATERAL],
+		    an->role_count[RR_COLLATERAL] == 1 ? "" : "s");
+}
+
 void
 verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 {
 	struct buf reason = BUF_INIT;
 	size_t i, active = incident_active_ranks(in);
-	char when[40], span[40];
+	char when[40];
 
-	if (an->verdict == VERDICT_FAILURE && an->initiating != NULL) {
-		const struct event *init = an->initiating, *next = NULL;
-
-		an->confidence = "high";
-		if (init->rank >= 0)
-			buf_printf(&reason, "rank %d failed first", init->rank);
-		else
-			buf_adds(&reason, "a line with no rank shows the first failure");
-		if (init->ts.flags & STAMP_TIME) {
-			stamp_format(&init->ts, 0, when, sizeof when);
-			buf_printf(&reason, " at %s", when);
-		}
-		buf_printf(&reason, " (%s)", init->sig->entry->title);
-		/* The first trouble on any other rank. */
-		for (i = 0; i < in->nranks; i++) {
-			const struct event *fe;
-
-			if ((int)i == init->rank || in->ranks[i] == NULL)
-				continue;
-			fe = in->ranks[i]->first_event;
-			if (fe != NULL && (fe->ts.flags & STAMP_TIME) &&
-			    (next == NULL || event_cmp_time(fe, next) < 0))
-				next = fe;
-		}
-		if (init->rank < 0) {
-			an->confidence = "low";
-			buf_printf(&reason, " (%s:%lu carries no rank)", init->file, init->lineno);
-		} else if (!(init->ts.flags & STAMP_TIME)) {
-			an->confidence = "low";
-			buf_adds(&reason, "; its line has no time, so the order is unknown");
-		} else if (p->nco > 1) {
-			an->confidence = "medium";
-			buf_printf(&reason, "; %zu ranks failed within %d s of each other (%s",
-			    p->nco, TIE_WINDOW, "ranks ");
-			for (i = 0; i < p->nco && i < 6; i++)
-				buf_printf(&reason, "%s%d", i ? ", " : "", p->co[i]->rank);
-			buf_adds(&reason, p->nco > 6 ? ", ...)" : ")");
-			clock_note(in, &reason, p->co[0]->rank, p->co[1]->rank);
-		} else if (next != NULL) {
-			struct stamp ilo = init->ts, ihi, nhi;
-			int ihi_ok = order_upper_bound(init, &ihi), nhi_ok = order_upper_bound(next, &nhi);
-
-			if (nhi_ok && stamp_cmp(&nhi, &ilo) < 0) {
-				/* the other rank's trouble certainly came first */
-				stamp_format_span(incident_span_ns(&nhi, &ilo), span, sizeof span);
-				an->confidence = "low";
-				buf_printf(&reason, ", but rank %d reported %s %s earlier; "
-				    "the cause may have left no error line", next->rank,
-				    next->sig->entry->title, span);
-			} else if (ihi_ok && stamp_cmp(&ihi, &next->ts) < 0) {
-				int64_t gap = incident_span_ns(&ihi, &next->ts);
-
-				stamp_format_span(incident_span_ns(&ilo, &next->ts), span, sizeof span);
-				buf_printf(&reason, ", %s before any other rank reported a problem",
-				    span);
-				if (gap < (int64_t)SKEW_MATTERS * 1000000000LL) {
-					an->confidence = "medium";
-					clock_note(in, &reason, init->rank, next->rank);
-				}
-			} else {
-				/* times overlap: lines without their own time */
-				an->confidence = "medium";
-				buf_printf(&reason, "; rank %d reported %s at about the same time "
-				    "and the logs cannot order the two", next->rank,
-				    next->sig->entry->title);
-			}
-		} else
-			buf_adds(&reason, "; no other rank reported a problem");
-		if (init->ts.flags & STAMP_REPORTED) {
-			if (strcmp(an->confidence, "high") == 0)
-				an->confidence = "medium";
-			buf_adds(&reason, " (time as torchrun's summary reports it)");
-		} else if (init->ts.flags & STAMP_INHERITED) {
-			/* Its line has no time: it was written after the line
-			 * before it and before the next line with a time. The
-			 * order holds only if that upper bound beats the next. */
-			if (init->upper.flags & STAMP_TIME) {
-				char up[40];
-
-				stamp_format(&init->upper, 0, up, sizeof up);
-				buf_printf(&reason, " (its line has no time of its own: written "
-				    "by %s)", up);
-			} else
-				buf_adds(&reason, " (its line has no time of its own; this is "
-				    "the time of the line before it)");
-		}
-		if (an->role_count[RR_COLLATERAL] > 0)
-			buf_printf(&reason, "; %zu other rank%s only reported the fallout",
-			    an->role_count[RR_COLLATERAL],
-			    an->role_count[RR_COLLATERAL] == 1 ? "" : "s");
-	} else if (an->verdict == VERDICT_HANG) {
+	if (an->verdict == VERDICT_FAILURE && an->initiating != NULL)
+		explain_failure(in, an, p, &reason);
+	else if (an->verdict == VERDICT_HANG) {
 		buf_adds(&reason, "no rank reported an error of its own");
 		if (p->first_coll != NULL) {
 			size_t nr = 0;
