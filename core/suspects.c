@@ -61,46 +61,81 @@ describe_event(struct buf *b, const struct event *ev)
 }
 
 /* A line that points at another rank (about: suspect): the peer whose
- * collective differs, the rank that first detected a timeout. Each rank
- * pointed at counts once per signature, whoever points. */
+ * collective differs, the rank that first detected a timeout. A rank
+ * pointed at counts once, however many lines point at it. */
 static void
 points_at(struct incident *in, struct passes *p)
 {
-	size_t i, j;
+	unsigned char *seen = xcalloc(p->nscore + 1, 1);
+	size_t i;
 
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
-		const char *v;
+		const char *v, *what;
 		char *w;
 		int r;
 
 		if (ev->sig->about[ABOUT_SUSPECT] < 0 ||
 		    (v = event_fact(ev, ev->sig->about[ABOUT_SUSPECT])) == NULL ||
-		    (r = atoi(v)) < 0 || (size_t)r >= p->nscore || r == ev->rank)
+		    (r = atoi(v)) < 0 || (size_t)r >= p->nscore || r == ev->rank || seen[r])
 			continue;
-		for (j = 0; j < i; j++)
-			if (in->events[j]->sig == ev->sig &&
-			    (v = event_fact(in->events[j], ev->sig->about[ABOUT_SUSPECT])) != NULL &&
-			    atoi(v) == r)
-				break;
-		if (j < i)
-			continue;
+		seen[r] = 1;
+		what = ev->sig->message ? ev->sig->message : ev->sig->entry->title;
 		if (ev->rank >= 0)
 			w = xasprintf("rank %d's line points at it (%s, %s:%lu)", ev->rank,
-			    ev->sig->message ? ev->sig->message : ev->sig->entry->title,
-			    ev->file, ev->lineno);
+			    what, ev->file, ev->lineno);
 		else
-			w = xasprintf("a line points at it (%s, %s:%lu)",
-			    ev->sig->message ? ev->sig->message : ev->sig->entry->title,
-			    ev->file, ev->lineno);
+			w = xasprintf("a line points at it (%s, %s:%lu)", what, ev->file,
+			    ev->lineno);
 		suspect_add(p, r, 3, w);
 		free(w);
 	}
+	free(seen);
+}
+
+/* The latest own times of all ranks, the two latest kept: "the other
+ * ranks" of a rank are all but itself (lines that carry no rank are not
+ * other ranks). */
+struct latest {
+	const struct stamp	*t[2];
+	int			 rank[2];
+};
+
+static void
+latest_init(const struct incident *in, struct latest *l)
+{
+	size_t i;
+
+	l->t[0] = l->t[1] = NULL;
+	l->rank[0] = l->rank[1] = -1;
+	for (i = 0; i < in->nranks; i++) {
+		const struct rankstate *rs = in->ranks[i];
+
+		if (rs == NULL || !(rs->last.flags & STAMP_TIME))
+			continue;
+		if (l->t[0] == NULL || stamp_cmp(l->t[0], &rs->last) < 0) {
+			l->t[1] = l->t[0];
+			l->rank[1] = l->rank[0];
+			l->t[0] = &rs->last;
+			l->rank[0] = (int)i;
+		} else if (l->t[1] == NULL || stamp_cmp(l->t[1], &rs->last) < 0) {
+			l->t[1] = &rs->last;
+			l->rank[1] = (int)i;
+		}
+	}
+}
+
+static const struct stamp *
+others_last(const struct latest *l, int rank)
+{
+	return l->rank[0] == rank ? l->t[1] : l->t[0];
 }
 
 void
 suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 {
+	const struct stamp *other;
+	struct latest latest;
 	double maxstep = -1;
 	size_t steppers = 0, i, j;
 	char when[40], span[40];
@@ -124,6 +159,7 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 		}
 		free(w);
 	}
+	latest_init(in, &latest);
 	points_at(in, p);
 	for (i = 0; i < in->nranks; i++) {
 		struct rankstate *rs = in->ranks[i];
@@ -158,13 +194,13 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 			    "and reported nothing after", when, span);
 			suspect_add(p, (int)i, 3, w);
 			free(w);
-		} else if ((in->last.flags & STAMP_TIME) && in->last.sec - rs->last.sec >=
-		    SILENT_MIN && (double)(in->last.sec - rs->last.sec) >=
-		    0.1 * (double)(in->last.sec - in->first.sec) &&
+		} else if ((other = others_last(&latest, (int)i)) != NULL &&
+		    other->sec - rs->last.sec >= SILENT_MIN && (double)(other->sec -
+		    rs->last.sec) >= 0.1 * (double)(in->last.sec - in->first.sec) &&
 		    incident_first_of_rank(in, (int)i, incident_want_trouble) == NULL) {
 			char *w;
 
-			stamp_format_span(incident_span_ns(&rs->last, &in->last), span, sizeof span);
+			stamp_format_span(incident_span_ns(&rs->last, other), span, sizeof span);
 			w = xasprintf("silent since %s while other ranks wrote for %s more",
 			    when, span);
 			suspect_add(p, (int)i, 1.5, w);
