@@ -379,6 +379,42 @@ incident_add_event(struct incident *in, struct event *ev)
 	}
 }
 
+struct event_ref
+incident_event_ref(const struct incident *in, const struct event *ev)
+{
+	struct event_ref ref;
+
+	(void)in;
+	ref.order = ev->order;
+	ref.rank = ev->rank;
+	ref.sig = ev->sig->index;
+	return ref;
+}
+
+void
+incident_bound_event(struct incident *in, const struct event_ref *ref,
+    const struct stamp *upper)
+{
+	struct rankstate *rs = ref->rank >= 0 ? incident_rank(in, ref->rank) : &in->unattributed;
+	struct event *ev = NULL;
+	size_t i;
+
+	/* the newest copy of its rank and signature, or an earlier kept one */
+	if (rs != NULL && rs->lastslot != NULL && rs->lastslot[ref->sig] >= 0 &&
+	    in->events[rs->lastslot[ref->sig]]->order == ref->order)
+		ev = in->events[rs->lastslot[ref->sig]];
+	for (i = in->nevents; ev == NULL && i > 0; i--) {
+		if (in->events[i - 1]->order == ref->order)
+			ev = in->events[i - 1];
+		else if (in->events[i - 1]->order < ref->order)
+			break;	/* every slot after it holds a newer event: it is gone */
+	}
+	if (ev == NULL || !(ev->ts.flags & STAMP_INHERITED) || (ev->upper.flags & STAMP_TIME))
+		return;
+	ev->upper = *upper;
+	in->analysed = 0;
+}
+
 /* --- helpers ------------------------------------------------------------- */
 
 int

@@ -137,12 +137,26 @@ struct incident {
 	size_t			 *sigstart;	/* [signature index] -> start in bysig */
 };
 
+/* Where a kept event is, for bounding its borrowed time later. */
+struct event_ref {
+	size_t	order;
+	int	rank;
+	size_t	sig;
+};
+
 struct incident	*incident_new(const struct rulebook *rb);
 void		 incident_free(struct incident *in);
 /* Account for one line (activity, times); call for every line. */
 void		 incident_add_line(struct incident *in, const struct line *ln);
 /* Take an event (the incident owns it from now on). */
 void		 incident_add_event(struct incident *in, struct event *ev);
+/* A reference to an event just added (it is kept until a newer event of
+ * its rank and signature replaces it). */
+struct event_ref incident_event_ref(const struct incident *in, const struct event *ev);
+/* The event's borrowed time is bounded from above by upper (the next own
+ * time in its file); nothing when the event is no longer kept. */
+void		 incident_bound_event(struct incident *in, const struct event_ref *ref,
+		     const struct stamp *upper);
 /* Reason over what has been collected; the result stays valid until the
  * next add or analyse. */
 const struct analysis *incident_analyse(struct incident *in);

@@ -842,7 +842,8 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	/* Time. */
 	if (h.has_time) {
 		if (h.c.year == 0) {
-			if (stamp_resolve_year(&h.c, st->anchor) == 0 &&
+			if ((st->anchor_dated ? stamp_resolve_year(&h.c, st->anchor) :
+			    stamp_resolve_year_not_after(&h.c, st->anchor)) == 0 &&
 			    stamp_from_civil(&h.c, &out->ts) == 0)
 				out->ts.flags |= STAMP_NOYEAR |
 				    (st->anchor_dated ? 0 : STAMP_YEARGUESS);

@@ -349,6 +349,7 @@ add_frag(struct matcher *m, const char *lit, size_t sig, int icase, size_t *cap)
 	f = &m->frags[m->nfrags++];
 	f->len = len;
 	f->sig = sig;
+	f->win = 0;	/* matcher_tune may choose a rarer window */
 	f->s = xmalloc(len + 1);
 	for (i = 0; i < len; i++)
 		f->s[i] = (unsigned char)lit[i] | 0x20;

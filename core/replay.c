@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "discover.h"
@@ -51,7 +52,10 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	(void)lineno;
 	(void)truncated;
 	line_parse(&c->ls, text, len, &ln);
-	if ((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & STAMP_INHERITED))
+	/* A file's lines keep their order (a launcher's summary reports
+	 * earlier times than the lines around it). */
+	if ((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & (STAMP_INHERITED | STAMP_REPORTED)) &&
+	    ln.ts.sec * 1000 + ln.ts.nsec / 1000000 > c->last)
 		c->last = ln.ts.sec * 1000 + ln.ts.nsec / 1000000;
 	XGROW(c->rp->v, c->rp->cap, c->rp->n + 1);
 	l = &c->rp->v[c->rp->n];
@@ -61,6 +65,21 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	l->ms = c->last;
 	l->order = (uint32_t)c->rp->n;
 	c->rp->n++;
+}
+
+/* Only the year anchor: the first pass. */
+static void
+on_line_dry(void *arg, struct source *src, const char *text, size_t len,
+    uint64_t offset, unsigned long lineno, int truncated)
+{
+	struct linestate *ls = arg;
+	struct line ln;
+
+	(void)src;
+	(void)offset;
+	(void)lineno;
+	(void)truncated;
+	line_parse(ls, text, len, &ln);
 }
 
 static int
@@ -100,11 +119,28 @@ replay_new(const char *src, const char *dst, double seconds, char **why)
 	const char *paths[1] = { src };
 	char *buf = xmalloc(SOURCE_CHUNK);
 	size_t i;
-	int64_t total = 0, prev;
+	int64_t total = 0, prev, anchor = 0;
+	int anchor_dated = 0;
 
 	memset(&fl, 0, sizeof fl);
 	notes_init(&ns);
 	discover(paths, 1, 0, &fl, &ns);
+	/* Year-less stamps take the year of the run's dated lines, as the
+	 * analysis does, so that the lines of all files sort together. */
+	for (i = 0; i < fl.n; i++) {
+		struct linestate ls;
+		struct source *s = source_new(fl.v[i].path, fl.v[i].name, fl.v[i].kind,
+		    fl.v[i].rank, fl.v[i].node, fl.v[i].nproc);
+
+		linestate_init(&ls, -1, -1, 0);
+		source_read(s, buf, &ns, on_line_dry, &ls);
+		source_flush(s, on_line_dry, &ls);
+		source_free(s);
+		if (ls.anchor_dated && (!anchor_dated || ls.anchor > anchor)) {
+			anchor = ls.anchor;
+			anchor_dated = 1;
+		}
+	}
 	rp->src = xcalloc(fl.n + 1, sizeof *rp->src);
 	rp->dst = xcalloc(fl.n + 1, sizeof *rp->dst);
 	for (i = 0; i < fl.n; i++) {
@@ -126,7 +162,8 @@ replay_new(const char *src, const char *dst, double seconds, char **why)
 		memset(&c, 0, sizeof c);
 		c.rp = rp;
 		c.file = (uint32_t)i;
-		linestate_init(&c.ls, -1, -1, 0);
+		linestate_init(&c.ls, -1, -1, anchor);
+		c.ls.anchor_dated = anchor_dated;
 		source_read(s, buf, &ns, on_line, &c);
 		source_flush(s, on_line, &c);
 		source_free(s);
@@ -203,6 +240,15 @@ replay_step(struct replay *rp, size_t i)
 		text[l->len] = '\n';
 		if (write(out, text, (size_t)l->len + 1) < 0)
 			got = -1;
+		/* the file changed when its line was written, as in the run
+		 * recorded: a year-less line takes its year from that */
+		if (l->ms > 0) {
+			struct timespec ts[2];
+
+			ts[0].tv_sec = ts[1].tv_sec = (time_t)stamp_to_epoch(l->ms / 1000);
+			ts[0].tv_nsec = ts[1].tv_nsec = 0;
+			(void)futimens(out, ts);
+		}
 		close(out);
 	}
 	free(text);

@@ -14,28 +14,25 @@
 #define PROBE_SAMPLE	(1024 * 1024)	/* bytes of the run the prefilter tunes on */
 
 /* Events whose line had no time of its own borrow the previous line's
- * (a lower bound); they wait here for the next line with a time of its
- * own, which bounds them from above, before they go to the incident. */
+ * (a lower bound). They reach the incident at once, so that a live view
+ * shows them; the next line of the same file with a time of its own
+ * bounds them from above, whenever it arrives: the same bytes give the
+ * same bounds however they were sliced. */
 #define PENDING_MAX	64
 
 struct pending {
-	struct event	*v[PENDING_MAX];
+	struct event_ref v[PENDING_MAX];
 	size_t		 n;
 };
 
 static void
-pending_flush(struct run *r, struct source *src, const struct stamp *upper)
+pending_bound(struct run *r, struct source *src, const struct stamp *upper)
 {
 	struct pending *p = &r->pending[src->id];
 	size_t i;
 
-	for (i = 0; i < p->n; i++) {
-		if (upper != NULL)
-			p->v[i]->upper = *upper;
-		if (r->on_event != NULL)
-			r->on_event(r->on_event_arg, p->v[i]);
-		incident_add_event(r->incident, p->v[i]);
-	}
+	for (i = 0; i < p->n; i++)
+		incident_bound_event(r->incident, &p->v[i], upper);
 	p->n = 0;
 }
 
@@ -53,17 +50,19 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	struct event *ev = event_new(sig, fc->ln, fc->src->name, subject, ov);
 
 	fc->r->matches++;
+	if (fc->r->on_event != NULL)
+		fc->r->on_event(fc->r->on_event_arg, ev);
 	if (ev->ts.flags & STAMP_INHERITED) {
 		struct pending *p = &fc->r->pending[fc->src->id];
 
-		if (p->n == PENDING_MAX)
-			pending_flush(fc->r, fc->src, NULL);
-		p->v[p->n++] = ev;
-	} else {
-		if (fc->r->on_event != NULL)
-			fc->r->on_event(fc->r->on_event_arg, ev);
+		if (p->n == PENDING_MAX) {	/* the oldest stays unbounded */
+			memmove(p->v, p->v + 1, (PENDING_MAX - 1) * sizeof *p->v);
+			p->n--;
+		}
 		incident_add_event(fc->r->incident, ev);
-	}
+		p->v[p->n++] = incident_event_ref(fc->r->incident, ev);
+	} else
+		incident_add_event(fc->r->incident, ev);
 }
 
 static void
@@ -83,7 +82,7 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	incident_add_line(r->incident, &ln);
 	if ((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & (STAMP_INHERITED | STAMP_REPORTED)) &&
 	    r->pending[src->id].n > 0)
-		pending_flush(r, src, &ln.ts);
+		pending_bound(r, src, &ln.ts);
 	if (ln.msglen == 0)
 		return;
 	matcher_match(r->matcher, text, len, ln.msg, ln.msglen, on_match, &fc);
@@ -208,6 +207,8 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 			r->sources[i]->ls.anchor = run_anchor;
 			r->sources[i]->ls.anchor_dated = 1;
 		}
+	r->anchor = run_anchor;
+	r->anchor_dated = have_run_anchor;
 	foundlist_release(&fl);
 	r->pending = xcalloc(r->nsources + 1, sizeof *r->pending);
 	r->matcher = matcher_new(rb);
@@ -230,13 +231,8 @@ run_free(struct run *r)
 
 	if (r == NULL)
 		return;
-	for (i = 0; i < r->nsources; i++) {
-		size_t j;
-
-		for (j = 0; r->pending != NULL && j < r->pending[i].n; j++)
-			event_free(r->pending[i].v[j]);
+	for (i = 0; i < r->nsources; i++)
 		source_free(r->sources[i]);
-	}
 	free(r->sources);
 	free(r->pending);
 	matcher_free(r->matcher);
@@ -264,9 +260,30 @@ source_done(struct run *r, struct source *s, int final)
 		    s->ls.group_ranked, s->ls.group_ranked == 1 ? "" : "s");
 	}
 	/* No upper bound from mtime: a copied or checked-out run has
-	 * meaningless mtimes, and reports must not depend on them. */
-	if (r->pending[s->id].n > 0)
-		pending_flush(r, s, NULL);
+	 * meaningless mtimes, and reports must not depend on them. Events
+	 * still unbounded stay so until a timed line follows them. */
+}
+
+/* A file that was empty when the run was opened (a live run) gets its
+ * year anchor as the files read at the start did: from its own first
+ * lines when they are dated, else from the run's. */
+static void
+late_anchor(struct run *r, struct source *s)
+{
+	struct buf none = BUF_INIT;
+	int64_t a;
+
+	none.len = PROBE_SAMPLE;	/* no sample wanted */
+	if (probe_anchor(s, r->buf, &a, &none)) {
+		s->ls.anchor = a;
+		s->ls.anchor_dated = 1;
+		if (!r->anchor_dated || a > r->anchor)
+			r->anchor = a;
+		r->anchor_dated = 1;
+	} else if (r->anchor_dated) {
+		s->ls.anchor = r->anchor;
+		s->ls.anchor_dated = 1;
+	}
 }
 
 int
@@ -279,6 +296,8 @@ run_scan_step(struct run *r, uint64_t budget, int final)
 	while (r->cursor < r->nsources) {
 		struct source *s = r->sources[r->cursor];
 
+		if (!s->ls.anchor_dated && s->offset == 0)
+			late_anchor(r, s);
 		n = source_read_some(s, r->buf, &r->notes, budget ? budget - used : 0,
 		    &more, on_line, r);
 		matcher_scan(r->matcher, NULL, 0);	/* r->buf will change */

@@ -35,6 +35,8 @@ struct run {
 	char		 *buf;		/* SOURCE_CHUNK of scratch */
 	uint64_t	  bytes;
 	size_t		  cursor;	/* run_scan_step: the next source to read */
+	int64_t		  anchor;	/* the run's year anchor: latest dated line probed */
+	int		  anchor_dated;
 	unsigned long	  matches;
 	unsigned long	  match_errors;
 };

@@ -109,6 +109,40 @@ stamp_resolve_year(struct civil *c, int64_t anchor)
 	return found ? 0 : -1;
 }
 
+int
+stamp_resolve_year_not_after(struct civil *c, int64_t limit)
+{
+	struct civil a;
+	struct stamp s;
+	int y;
+
+	stamp_to_civil(limit, &a);
+	for (y = a.year; y >= a.year - 1; y--) {
+		c->year = y;
+		if (stamp_from_civil(c, &s) == 0 && s.sec <= limit + 86400)
+			return 0;
+	}
+	return stamp_resolve_year(c, limit);
+}
+
+int64_t
+stamp_to_epoch(int64_t sec)
+{
+	struct civil c;
+	struct tm tm;
+
+	stamp_to_civil(sec, &c);
+	memset(&tm, 0, sizeof tm);
+	tm.tm_year = c.year - 1900;
+	tm.tm_mon = c.mon - 1;
+	tm.tm_mday = c.mday;
+	tm.tm_hour = c.hour;
+	tm.tm_min = c.min;
+	tm.tm_sec = c.sec;
+	tm.tm_isdst = -1;
+	return (int64_t)mktime(&tm);
+}
+
 void
 stamp_from_epoch(int64_t epoch, int32_t nsec, struct stamp *out)
 {

@@ -37,6 +37,13 @@ int	 stamp_from_civil(const struct civil *c, struct stamp *out);
 /* Fill a year-less civil time with the year (anchor's year -1, 0 or +1)
  * that puts it closest to anchor (a stamp's sec). */
 int	 stamp_resolve_year(struct civil *c, int64_t anchor);
+/* The same, when the anchor is a file's mtime: a line was written before
+ * its file was last changed, so never a year that puts it later (a day of
+ * slack for zones). */
+int	 stamp_resolve_year_not_after(struct civil *c, int64_t limit);
+/* A stamp's naive local seconds back to UTC epoch seconds (the zone of
+ * the machine, TZ), e.g. to set a file's mtime. */
+int64_t	 stamp_to_epoch(int64_t sec);
 /* UTC epoch seconds to a stamp in local time. */
 void	 stamp_from_epoch(int64_t epoch, int32_t nsec, struct stamp *out);
 void	 stamp_to_civil(int64_t sec, struct civil *c);
