@@ -102,8 +102,49 @@ struct peeled {
 	int	tee_local;	/* [defaultN]: */
 	int	tee_global;	/* [N]: template with ${rank} */
 	long	pid;		/* Ray's (... pid=N ...) */
+	const char *host;	/* pdsh "host: ", a pod's "name: " */
+	size_t	hostlen;
 	int	any;
 };
+
+static int
+hostish(char c)
+{
+	return isalpha_(c) || isdig(c) || c == '-' || c == '.' || c == '_';
+}
+
+/* A host, IP or pod name that a fan-out tool put in front of every line
+ * (pdsh and clush "host: ", mpi-operator pods "job-launcher: ", runners
+ * "node-3 [stderr] "): letters, digits and - . _, with at least one digit
+ * and one - or . (an exception's name has neither: "RuntimeError: " is a
+ * message). Returns its length with the separator, or 0. */
+static size_t
+host_prefix(const char *p, size_t n, struct peeled *pl)
+{
+	size_t i = 0;
+	int digit = 0, punct = 0;
+
+	while (i < n && i < 64 && hostish(p[i])) {
+		digit |= isdig(p[i]);
+		punct |= p[i] == '-' || p[i] == '.';
+		i++;
+	}
+	if (i < 2 || i >= n || !digit || !punct || (!isalpha_(p[0]) && !isdig(p[0])))
+		return 0;
+	pl->host = p;
+	pl->hostlen = i;
+	if (p[i] == ':' && i + 1 < n && p[i + 1] == ' ')
+		return i + 2;
+	if (p[i] == ' ' && (starts(p + i, n - i, " [stderr] ") ||
+	    starts(p + i, n - i, " [stdout] ")))
+		return i + 10;
+	if (p[i] == ' ' && (starts(p + i, n - i, " [stderr]: ") ||
+	    starts(p + i, n - i, " [stdout]: ")))
+		return i + 11;
+	pl->host = NULL;
+	pl->hostlen = 0;
+	return 0;
+}
 
 /* One launcher prefix at p; returns its length or 0. */
 static size_t
@@ -131,6 +172,13 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 		return i + d + 2;
 	}
 	if (p[0] == '[') {
+		/* a line number a paste or a log collector put first,
+		 * "[80746] [rank0]:..." */
+		if ((d = number(p + 1, n - 1, 9, &v)) != 0 && starts(p + 1 + d, n - 1 - d, "] [") &&
+		    1 + d + 2 < n && p[1 + d + 2] == '[' && (starts(p + 1 + d + 2, n - 1 - d - 2,
+		    "[rank") || starts(p + 1 + d + 2, n - 1 - d - 2, "[default") ||
+		    (n - 1 - d - 2 > 2 && issev(p[1 + d + 3]))))
+			return 1 + d + 2;
 		/* PyTorch [rankN]: (C++ logger: no space; excepthook: a space) */
 		if (starts(p, n, "[rank") && (d = number(p + 5, n - 5, 7, &v)) != 0 &&
 		    starts(p + 5 + d, n - 5 - d, "]:")) {
@@ -202,6 +250,8 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			}
 		return (size_t)(e - p) + 2;
 	}
+	if (pl->host == NULL && (i = host_prefix(p, n, pl)) != 0)
+		return i;
 	return 0;
 }
 
@@ -727,7 +777,7 @@ set_rank(struct line *out, int rank, enum rank_from from)
 void
 line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 {
-	struct peeled pl = { -1, -1, -1, -1, -1, 0 };
+	struct peeled pl = { -1, -1, -1, -1, -1, NULL, 0, 0 };
 	struct header h;
 	const char *p = raw;
 	size_t n = len, l;
@@ -765,10 +815,27 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		}
 	}
 
+	/* A paste: Markdown quotes ("> ", "> > ") and pytest's failure lines
+	 * ("E       ") carry the log line after them. */
+	while (n >= 2 && p[0] == '>' && (p[1] == ' ' || p[1] == '>')) {
+		l = p[1] == ' ' ? 2 : 1;
+		p += l;
+		n -= l;
+	}
+	if (n > 4 && p[0] == 'E' && p[1] == ' ' && p[2] == ' ' && p[3] == ' ') {
+		for (l = 1; l < n && p[l] == ' '; l++)
+			;
+		p += l;
+		n -= l;
+	}
 	while ((l = peel_one(p, n, &pl)) != 0) {
 		p += l;
 		n -= l;
 		any_prefix = 1;
+	}
+	if (pl.host != NULL && out->host == NULL) {
+		out->host = pl.host;
+		out->hostlen = pl.hostlen;
 	}
 	if (!any_prefix && n > 12 && memchr(p, '|', n) != NULL) {
 		/* "...it/s][rank2]:[E1229 ..." glued after a progress bar (a bar
@@ -783,7 +850,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 			}
 		if (q != NULL) {
 			size_t off = (size_t)(q - p);
-			struct peeled tmp = { -1, -1, -1, -1, -1, 0 };
+			struct peeled tmp = { -1, -1, -1, -1, -1, NULL, 0, 0 };
 
 			l = peel_one(q, n - off, &tmp);
 			if (l != 0 && tmp.prefix_rank >= 0 && l < n - off && q[l] == '[') {

@@ -51,6 +51,7 @@ struct matcher {
 	struct lithits		 lgram, llit;	/* hits of a line outside it */
 	size_t			*always;	/* signatures with no fragment */
 	size_t			 nalways;
+	size_t			 had_cand;	/* the last line's prefilter candidates */
 	int			 step;
 	unsigned char		*cand;		/* per signature: 1 = run */
 	size_t			*candlist;
@@ -714,6 +715,7 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 	size_t *gc = &gcur, *lc = &lcur;
 
 	m->ncand = 0;
+	m->had_cand = 0;
 	if (m->blk != NULL && line >= m->blk && linelen <= m->blklen &&
 	    (size_t)(line - m->blk) <= m->blklen - linelen &&
 	    (size_t)(line - m->blk) >= m->blkpos) {
@@ -741,6 +743,7 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 		memset(m->reqseen, 0, m->nreq);
 	take_hits(m, gram, gc, off, end);
 	take_hits(m, lit, lc, off, end);
+	m->had_cand = m->ncand;
 	if (m->ncand == 0 && m->nalways == 0)
 		return 0;
 	/* Signatures in rulebook order, so results never depend on hashing. */
@@ -763,4 +766,10 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 	}
 	m->ncand = 0;
 	return (int)found;
+}
+
+size_t
+matcher_had_candidates(const struct matcher *m)
+{
+	return m->had_cand;
 }

@@ -44,6 +44,10 @@ int		 matcher_match(struct matcher *m, const char *line, size_t linelen,
 		     const char *msg, size_t msglen, match_fn fn, void *arg);
 /* The signature that last gave up (match limit), cleared when read. */
 const struct signature *matcher_take_error(struct matcher *m, int *code);
+/* How many signatures the last matcher_match call's prefilter let through
+ * to their regex (a line with candidates and no match may be the first
+ * half of a hard-wrapped record). */
+size_t		 matcher_had_candidates(const struct matcher *m);
 
 /* Literal fragments the prefilter uses for a pattern: 0 when the pattern
  * has none of at least 4 bytes (it then runs on every line). Each out[i]

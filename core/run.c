@@ -65,6 +65,74 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 		incident_add_event(fc->r->incident, ev);
 }
 
+/* Hard-wrapped records: a terminal, a pager or an issue form cut a long
+ * line at a fixed column ("...NumelOut=524290048, Timeo" then
+ * "ut(ms)=600000) ran for ..."). A line whose prefilter found a signature's
+ * words but whose regex did not match is kept; when the next line of the
+ * file starts bare (no prefix, no header, not indented), the two are also
+ * matched as one line, at the first one's place. */
+#define WRAP_MAX	4096
+#define WRAP_JOINS	4
+
+struct wrap {
+	char		*text;
+	size_t		 len, cap;
+	unsigned long	 lineno;
+	uint64_t	 offset;
+	int		 joins;
+};
+
+static void
+wrap_keep(struct wrap *w, const char *a, size_t alen, const char *b, size_t blen,
+    unsigned long lineno, uint64_t offset, int joins)
+{
+	if (alen + blen > WRAP_MAX) {
+		w->len = 0;
+		return;
+	}
+	if (alen + blen + 1 > w->cap) {
+		w->cap = alen + blen + 1;
+		w->text = xrealloc(w->text, w->cap);
+	}
+	memmove(w->text, a, alen);
+	memcpy(w->text + alen, b, blen);
+	w->len = alen + blen;
+	w->lineno = lineno;
+	w->offset = offset;
+	w->joins = joins;
+}
+
+static int
+is_bare(const struct line *ln, const char *text)
+{
+	return ln->msg == text && ln->msglen > 0 && text[0] != ' ' && text[0] != '\t' &&
+	    !(ln->ts.flags & STAMP_TIME && !(ln->ts.flags & STAMP_INHERITED)) &&
+	    (ln->rank_from == RANK_NONE || ln->rank_from == RANK_FILE ||
+	    ln->rank_from == RANK_INHERIT);
+}
+
+static void
+try_unwrap(struct run *r, struct source *src, const char *text, size_t len)
+{
+	struct wrap *w = &r->wraps[src->id];
+	struct linestate scratch = src->ls;
+	struct line jl;
+	struct feedctx fc = { r, &jl, src };
+	int found, code;
+
+	wrap_keep(w, w->text, w->len, text, len, w->lineno, w->offset, w->joins + 1);
+	if (w->len == 0)
+		return;
+	line_parse(&scratch, w->text, w->len, &jl);
+	jl.lineno = w->lineno;
+	jl.offset = w->offset;
+	jl.flags |= LINE_GLUED;
+	found = matcher_match(r->matcher, w->text, w->len, jl.msg, jl.msglen, on_match, &fc);
+	(void)matcher_take_error(r->matcher, &code);
+	if (found > 0 || w->joins >= WRAP_JOINS || matcher_had_candidates(r->matcher) == 0)
+		w->len = 0;
+}
+
 static void
 on_line(void *arg, struct source *src, const char *text, size_t len,
     uint64_t offset, unsigned long lineno, int truncated)
@@ -72,8 +140,10 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	struct run *r = arg;
 	struct line ln;
 	struct feedctx fc = { r, &ln, src };
+	struct wrap *w = &r->wraps[src->id];
 	const struct signature *bad;
-	int code;
+	int code, found, joined = 0;
+	size_t cand;
 
 	(void)truncated;
 	line_parse(&src->ls, text, len, &ln);
@@ -83,15 +153,26 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	if ((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & (STAMP_INHERITED | STAMP_REPORTED)) &&
 	    r->pending[src->id].n > 0)
 		pending_bound(r, src, &ln.ts);
-	if (ln.msglen == 0)
+	if (ln.msglen == 0) {
+		w->len = 0;
 		return;
-	matcher_match(r->matcher, text, len, ln.msg, ln.msglen, on_match, &fc);
+	}
+	found = matcher_match(r->matcher, text, len, ln.msg, ln.msglen, on_match, &fc);
+	cand = matcher_had_candidates(r->matcher);
 	if ((bad = matcher_take_error(r->matcher, &code)) != NULL) {
 		if (r->match_errors++ < 20)
 			notes_add(&r->notes, NOTE_WARN, src->name, lineno, 0,
 			    "signature %s gave up on this line (PCRE2 error %d: match limit); "
 			    "the line was not matched against it", bad->fullid, code);
 	}
+	/* a bare line that matched nothing may finish the line before */
+	if (w->len > 0 && found == 0 && is_bare(&ln, text)) {
+		try_unwrap(r, src, text, len);
+		joined = w->len > 0;
+	} else
+		w->len = 0;
+	if (!joined && found == 0 && cand > 0)
+		wrap_keep(w, text, len, "", 0, lineno, offset, 0);
 }
 
 static void
@@ -211,6 +292,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	r->anchor_dated = have_run_anchor;
 	foundlist_release(&fl);
 	r->pending = xcalloc(r->nsources + 1, sizeof *r->pending);
+	r->wraps = xcalloc(r->nsources + 1, sizeof *r->wraps);
 	r->matcher = matcher_new(rb);
 	if (sample.len > 0)
 		matcher_tune(r->matcher, sample.s, sample.len);
@@ -235,6 +317,9 @@ run_free(struct run *r)
 		source_free(r->sources[i]);
 	free(r->sources);
 	free(r->pending);
+	for (i = 0; r->wraps != NULL && i < r->nsources; i++)
+		free(r->wraps[i].text);
+	free(r->wraps);
 	matcher_free(r->matcher);
 	incident_free(r->incident);
 	notes_release(&r->notes);
@@ -360,6 +445,8 @@ run_rediscover(struct run *r)
 		r->sources[r->nsources++] = s;
 		r->pending = xrealloc(r->pending, (r->nsources + 1) * sizeof *r->pending);
 		r->pending[s->id].n = 0;
+		r->wraps = xrealloc(r->wraps, (r->nsources + 1) * sizeof *r->wraps);
+		memset(&r->wraps[s->id], 0, sizeof *r->wraps);
 		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0, "appeared; reading it");
 		added++;
 	}

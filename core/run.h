@@ -29,6 +29,7 @@ struct run {
 	struct source	**sources;
 	size_t		  nsources, capsources;
 	struct pending	 *pending;	/* per source: events waiting for an upper time bound */
+	struct wrap	 *wraps;	/* per source: a line that may continue on the next */
 	const char	 *layout;
 	struct incident	 *incident;
 	struct notes	  notes;
