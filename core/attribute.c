@@ -369,13 +369,15 @@ establish_world(const struct incident *in, struct analysis *an)
 		an->world_from = "every rank up to the highest wrote";
 		return;
 	}
-	/* One stream carrying several ranks' own lines (a combined log):
-	 * ranks count from 0, so every rank below the highest ran and would
-	 * have written there. Separate files per rank say nothing of the
-	 * files not given. */
+	/* One stream carrying most ranks' own lines (a combined log): ranks
+	 * count from 0, so every rank below the highest ran and would have
+	 * written there. A stream that shows fewer than half of them is an
+	 * excerpt (or one node's share), and separate files per rank say
+	 * nothing of the files not given. */
 	{
 		const char *file = NULL;
 		int r0 = -1, several = 0;
+		size_t seen = 0;
 
 		for (i = 0; i < in->nevents; i++) {
 			const struct event *ev = in->events[i];
@@ -391,7 +393,10 @@ establish_world(const struct incident *in, struct analysis *an)
 			else if (ev->line_rank != r0)
 				several = 1;
 		}
-		if (several && file != NULL) {
+		for (i = 0; i < in->nranks; i++)
+			if (in->ranks[i] != NULL && in->ranks[i]->lines > 0)
+				seen++;
+		if (several && file != NULL && 2 * seen >= in->nranks) {
 			an->world = (int)in->nranks;
 			an->world_from = "one log carries the ranks' output";
 		}

@@ -645,13 +645,27 @@ peel_nccl(const char *p, size_t n, struct line *out)
 	return i;
 }
 
-/* "[Rank 3] " or "[PG ID 0 PG GUID 0(default_pg) Rank 3] " at msg start. */
+/* "[Rank 3] " or "[PG ID 0 PG GUID 0(default_pg) Rank 3] " at msg start,
+ * or a little into it, after a wrapper's words ("what():  [PG 1 Rank 5] "). */
+#define GROUP_RANK_WITHIN	160
+
 static int
 group_rank(const char *p, size_t n)
 {
 	const char *e, *q;
 	long v;
 
+	if (n >= 8 && p[0] != '[') {
+		size_t w = n < GROUP_RANK_WITHIN ? n : GROUP_RANK_WITHIN;
+		const char *a = memmem(p, w, " [Rank ", 7), *b = memmem(p, w, " [PG ", 5);
+
+		if (a == NULL || (b != NULL && b < a))
+			a = b;
+		if (a == NULL)
+			return -1;
+		n -= (size_t)(a + 1 - p);
+		p = a + 1;
+	}
 	if (n < 8 || p[0] != '[')
 		return -1;
 	if (!starts(p, n, "[Rank ") && !starts(p, n, "[PG "))
@@ -837,28 +851,36 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		out->host = pl.host;
 		out->hostlen = pl.hostlen;
 	}
-	if (!any_prefix && n > 12 && memchr(p, '|', n) != NULL) {
-		/* "...it/s][rank2]:[E1229 ..." glued after a progress bar (a bar
-		 * always has a '|', a cheap test before the search). */
-		const char *q = NULL, *b = p;
+	if (n > 12 && p[0] != '[') {
+		/* A record glued after other output with no newline between:
+		 * "...it/s][rank2]:[E1229 ..." after a progress bar, or
+		 * "...samples=2.5e+7][E ProcessGroupNCCL.cpp:458] [Rank 0] ..."
+		 * after a logger's text. Look at each "][" (few per line). */
+		const char *b = p;
 
-		/* "][rank": look at each ']' (few per line) */
-		while ((b = memchr(b + 1, ']', (size_t)(p + n - b - 1))) != NULL)
-			if (p + n - b > 6 && memcmp(b + 1, "[rank", 5) == 0) {
-				q = b + 1;
-				break;
-			}
-		if (q != NULL) {
+		while ((b = memchr(b, ']', (size_t)(p + n - b))) != NULL && p + n - b > 8) {
+			const char *q = ++b;
 			size_t off = (size_t)(q - p);
 			struct peeled tmp = { -1, -1, -1, -1, -1, NULL, 0, 0 };
+			struct header th;
 
-			l = peel_one(q, n - off, &tmp);
-			if (l != 0 && tmp.prefix_rank >= 0 && l < n - off && q[l] == '[') {
+			if (*q != '[')
+				continue;
+			if (memcmp(q, "[rank", 5) == 0 && (l = peel_one(q, n - off, &tmp)) != 0 &&
+			    tmp.prefix_rank >= 0 && l < n - off && q[l] == '[') {
 				pl = tmp;
 				p = q + l;
 				n -= off + l;
 				any_prefix = 1;
 				out->flags |= LINE_GLUED;
+				break;
+			}
+			memset(&th, 0, sizeof th);
+			if (issev(q[1]) && header_c10(q, n - off, &th) != 0) {
+				p = q;
+				n -= off;
+				out->flags |= LINE_GLUED;
+				break;
 			}
 		}
 	}

@@ -57,6 +57,29 @@ roles_line(const struct incident *in, enum rank_role r)
 
 /* --- text ---------------------------------------------------------------- */
 
+/* Which ranks the logs cover, and whether the run says how many there are
+ * (a rank is called missing only then). One line, plain text. */
+static void
+coverage(struct buf *b, const struct incident *in, const struct analysis *an)
+{
+	int *v = xmalloc(sizeof *v * (in->nranks + 1));
+	size_t i, n = 0;
+	char *list;
+
+	for (i = 0; i < in->nranks; i++)
+		if (in->ranks[i] != NULL && in->ranks[i]->lines > 0)
+			v[n++] = (int)i;
+	list = ranks_compress(v, n);
+	if (an->world > 0)
+		buf_printf(b, "World: %d ranks (%s); the logs cover ranks %s\n", an->world,
+		    an->world_from, n ? list : "none");
+	else if (n > 0)
+		buf_printf(b, "Ranks: the logs cover ranks %s; they do not establish the world "
+		    "size, so no other rank is called missing\n", list);
+	free(list);
+	free(v);
+}
+
 static void
 text_event(struct buf *b, const struct event *ev, const char *indent)
 {
@@ -105,10 +128,12 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 	stamp_format(&in->first, 1, t1, sizeof t1);
 	stamp_format(&in->last, 1, t2, sizeof t2);
 	buf_format_bytes(in->bytes, sz, sizeof sz);
-	buf_printf(b, "Run: %zu file%s (%s), %zu rank%s, %lu lines, %s, %s - %s\n\n",
+	buf_printf(b, "Run: %zu file%s (%s), %zu rank%s, %lu lines, %s, %s - %s\n",
 	    r->nsources, r->nsources == 1 ? "" : "s", r->layout,
 	    incident_active_ranks(in), incident_active_ranks(in) == 1 ? "" : "s",
 	    in->lines, sz, t1, t2);
+	coverage(b, in, an);
+	buf_addc(b, '\n');
 
 	if (an->initiating != NULL) {
 		buf_adds(b, "Initiating event:\n");
@@ -385,6 +410,11 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 	js_time(b, &in->first);
 	buf_adds(b, ", \"end\": ");
 	js_time(b, &in->last);
+	if (an->world > 0) {
+		buf_printf(b, ", \"world\": %d, \"world_from\": ", an->world);
+		js(b, an->world_from);
+	} else
+		buf_adds(b, ", \"world\": null, \"world_from\": null");
 	buf_adds(b, "},\n  \"notes\": [");
 	for (i = 0; i < r->notes.n; i++) {
 		char *s = note_format(&r->notes.v[i]);
@@ -468,8 +498,10 @@ render_markdown(struct run *r, const struct analysis *an, struct buf *b)
 	stamp_format(&in->first, 1, t1, sizeof t1);
 	stamp_format(&in->last, 1, t2, sizeof t2);
 	buf_format_bytes(in->bytes, sz, sizeof sz);
-	buf_printf(b, "**Run:** %zu files (%s), %zu ranks, %lu lines, %s, %s to %s\n\n",
+	buf_printf(b, "**Run:** %zu files (%s), %zu ranks, %lu lines, %s, %s to %s\n",
 	    r->nsources, r->layout, incident_active_ranks(in), in->lines, sz, t1, t2);
+	coverage(b, in, an);
+	buf_addc(b, '\n');
 	if (an->initiating != NULL) {
 		buf_adds(b, "### Initiating event\n\n| where | rank | time | role | message |\n"
 		    "|---|---|---|---|---|\n");

@@ -54,11 +54,19 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 		struct rankstate *rs = in->ranks[i];
 		const struct event *fe;
 
+		/* A rank the logs neither show nor establish is not a row. */
+		if (rs == NULL && (an->world <= 0 || i >= (size_t)an->world) &&
+		    (i >= p->nscore || p->score[i] <= 0))
+			continue;
 		if (rs == NULL)
 			rs = incident_rank_slot(in, (int)i);
 		rs->first_event = fe = incident_first_of_rank(in, (int)i, incident_want_trouble);
-		if (rs->lines == 0) {
-			assign_role(rs, RR_SILENT, xstrdup("no output at all"));
+		if (rs->lines == 0 && fe == NULL) {
+			if (i < p->nscore && p->score[i] > 0)
+				assign_role(rs, RR_SUSPECT, xstrdup("named by another rank's line; "
+				    "no output of its own in these logs"));
+			else
+				assign_role(rs, RR_SILENT, xstrdup("no output at all"));
 			continue;
 		}
 		assign_role(rs, RR_HEALTHY, NULL);
