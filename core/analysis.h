@@ -26,6 +26,7 @@
 #define SKEW_MATTERS	60	/* s: gaps below this may be clock skew across hosts */
 #define SILENT_BEFORE	30	/* s: silent this long before the first timeout */
 #define SILENT_MIN	120	/* s: silent this long while others log */
+#define RECORD_SPAN	24	/* lines: how far one multi-line record reaches */
 
 /* What the passes hand each other (scratch of one analysis). */
 struct passes {

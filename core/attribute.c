@@ -302,9 +302,10 @@ line_order_cmp(const void *a, const void *b)
 /* A record names its rank on a later line (DDP's "Expected to have
  * finished reduction ..." and, lines below, "... did not receive grad for
  * rank 3"): an unranked event takes the rank that a following event of the
- * same entry, within a few lines of the same file, is about. */
-#define RECORD_SPAN	24
-
+ * same entry, within a few lines of the same file, is about. Or a
+ * launcher's header names it for the lines that follow (about: record:
+ * following; torch.multiprocessing.spawn's "-- Process 1 terminated with
+ * the following error:" before the worker's traceback). */
 static void
 attribute_records(struct incident *in)
 {
@@ -317,6 +318,18 @@ attribute_records(struct incident *in)
 	for (i = 0; i < in->nevents; i++) {
 		struct event *ev = in->events[idx[i]];
 
+		if (ev->rank >= 0)
+			continue;
+		for (j = i; j > 0; j--) {
+			const struct event *x = in->events[idx[j - 1]];
+
+			if (x->file != ev->file || x->lineno + RECORD_SPAN < ev->lineno)
+				break;
+			if (x->sig->about_following && x->rank >= 0 && x->via != VIA_LINE) {
+				set_event_rank(in, ev, x->rank, VIA_RECORD, x->assumed);
+				break;
+			}
+		}
 		if (ev->rank >= 0)
 			continue;
 		for (j = i + 1; j < in->nevents; j++) {
@@ -437,8 +450,19 @@ attribute_events(struct incident *in, struct analysis *an)
 		const struct event *ev = in->events[i];
 		long r;
 
-		if (fact_long(ev, ev->sig->about[ABOUT_SUSPECT], &r) && r < INCIDENT_MAX_RANK)
-			(void)incident_rank_slot(in, (int)r);
+		const char *v = ev->sig->about[ABOUT_SUSPECT] >= 0 ?
+		    event_fact(ev, ev->sig->about[ABOUT_SUSPECT]) : NULL;
+		char *end;
+
+		for (; v != NULL && *v != '\0'; v = end) {
+			if (*v < '0' || *v > '9') {
+				end = (char *)v + 1;
+				continue;
+			}
+			r = strtol(v, &end, 10);
+			if (r >= 0 && r < INCIDENT_MAX_RANK)
+				(void)incident_rank_slot(in, (int)r);
+		}
 	}
 	establish_world(in, an);
 }

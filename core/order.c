@@ -22,10 +22,23 @@ first_failure_of_rank(const struct incident *in, int rank)
 	const struct event *first = incident_first_of_rank(in, rank, incident_want_initiating), *best;
 	size_t i, lo, hi;
 
-	if (first == NULL || !(first->ts.flags & STAMP_TIME))
-		return first;
+	if (first == NULL)
+		return NULL;
 	best = first;
 	incident_rank_events(in, rank, &lo, &hi);
+	if (!(first->ts.flags & STAMP_TIME)) {
+		/* no times: the same record, a few lines on, speaks for it */
+		for (i = lo; i < hi; i++) {
+			const struct event *ev = in->events[in->byrank[i]];
+
+			if (ev->rank == rank && ev->sig->role == ROLE_INITIATING &&
+			    ev->file == first->file && ev->lineno >= first->lineno &&
+			    ev->lineno <= first->lineno + RECORD_SPAN &&
+			    !(ev->ts.flags & STAMP_TIME) && ev->sig->weight > best->sig->weight)
+				best = ev;
+		}
+		return best;
+	}
 	for (i = lo; i < hi; i++) {
 		const struct event *ev = in->events[in->byrank[i]];
 

@@ -417,7 +417,11 @@ parse_about(struct ctx *c, yaml_node_t *n, struct signature *s)
 	if (!is_map(c, n, "about"))
 		return;
 	FOR_PAIRS(c, n, k, v, key) {
-		if ((r = pick(c, k, "a key of about", about_names, ABOUT__COUNT)) >= 0)
+		if (strcmp(key, "record") == 0) {
+			static const char *const scopes[] = { "preceding", "following" };
+
+			s->about_following = pick(c, v, "about: record", scopes, 2) == 1;
+		} else if ((r = pick(c, k, "a key of about", about_names, ABOUT__COUNT)) >= 0)
 			set_scalar(c, v, about_names[r], &s->about_name[r]);
 	}
 }

@@ -76,6 +76,7 @@ struct signature {
 	 * points at without being about it (a suspect). */
 	char		*about_name[ABOUT__COUNT];
 	int		 about[ABOUT__COUNT];
+	int		 about_following;	/* the rank is also the following lines' */
 	unsigned	 ngroups;
 	size_t		 index;		/* in rulebook->sigs */
 };

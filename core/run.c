@@ -82,6 +82,7 @@ struct wrap {
 	int		 joins;
 };
 
+/* w->text = a + b, where a may be w->text itself. */
 static void
 wrap_keep(struct wrap *w, const char *a, size_t alen, const char *b, size_t blen,
     unsigned long lineno, uint64_t offset, int joins)
@@ -91,10 +92,14 @@ wrap_keep(struct wrap *w, const char *a, size_t alen, const char *b, size_t blen
 		return;
 	}
 	if (alen + blen + 1 > w->cap) {
+		char *t = xmalloc(alen + blen + 1);
+
+		memcpy(t, a, alen);	/* before a (perhaps w->text) is freed */
+		free(w->text);
+		w->text = t;
 		w->cap = alen + blen + 1;
-		w->text = xrealloc(w->text, w->cap);
-	}
-	memmove(w->text, a, alen);
+	} else
+		memmove(w->text, a, alen);
 	memcpy(w->text + alen, b, blen);
 	w->len = alen + blen;
 	w->lineno = lineno;

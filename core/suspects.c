@@ -60,9 +60,10 @@ describe_event(struct buf *b, const struct event *ev)
 	}
 }
 
-/* A line that points at another rank (about: suspect): the peer whose
- * collective differs, the rank that first detected a timeout. A rank
- * pointed at counts once, however many lines point at it. */
+/* A line that points at other ranks (about: suspect): the peer whose
+ * collective differs, the rank that first detected a timeout, the ranks a
+ * monitored barrier names ("Ranks 1, 3 failed to pass monitoredBarrier").
+ * A rank pointed at counts once, however many lines point at it. */
 static void
 points_at(struct incident *in, struct passes *p)
 {
@@ -72,23 +73,33 @@ points_at(struct incident *in, struct passes *p)
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
 		const char *v, *what;
-		char *w;
-		int r;
+		char *end;
 
 		if (ev->sig->about[ABOUT_SUSPECT] < 0 ||
-		    (v = event_fact(ev, ev->sig->about[ABOUT_SUSPECT])) == NULL ||
-		    (r = atoi(v)) < 0 || (size_t)r >= p->nscore || r == ev->rank || seen[r])
+		    (v = event_fact(ev, ev->sig->about[ABOUT_SUSPECT])) == NULL)
 			continue;
-		seen[r] = 1;
 		what = ev->sig->message ? ev->sig->message : ev->sig->entry->title;
-		if (ev->rank >= 0)
-			w = xasprintf("rank %d's line points at it (%s, %s:%lu)", ev->rank,
-			    what, ev->file, ev->lineno);
-		else
-			w = xasprintf("a line points at it (%s, %s:%lu)", what, ev->file,
-			    ev->lineno);
-		suspect_add(p, r, 3, w);
-		free(w);
+		for (; *v != '\0'; v = end) {
+			long r;
+			char *w;
+
+			if (*v < '0' || *v > '9') {
+				end = (char *)v + 1;
+				continue;
+			}
+			r = strtol(v, &end, 10);
+			if (r < 0 || (size_t)r >= p->nscore || r == ev->rank || seen[r])
+				continue;
+			seen[r] = 1;
+			if (ev->rank >= 0)
+				w = xasprintf("rank %d's line points at it (%s, %s:%lu)", ev->rank,
+				    what, ev->file, ev->lineno);
+			else
+				w = xasprintf("a line points at it (%s, %s:%lu)", what, ev->file,
+				    ev->lineno);
+			suspect_add(p, (int)r, 3, w);
+			free(w);
+		}
 	}
 	free(seen);
 }
@@ -131,11 +142,36 @@ others_last(const struct latest *l, int rank)
 	return l->rank[0] == rank ? l->t[1] : l->t[0];
 }
 
+/* When the collective of the first timeout began: its time minus how long
+ * it ran (a watchdog line says "ran for N milliseconds"). */
+static int
+collective_start(const struct incident *in, const struct passes *p, struct stamp *out)
+{
+	int ran = rulebook_find_fact(in->rb, "ran_ms");
+	const struct event *c = p->first_coll;
+	double ms;
+
+	if (c == NULL || ran < 0 || !(c->ts.flags & STAMP_TIME) ||
+	    (c->ts.flags & STAMP_INHERITED) || !event_fact_num(c, ran, &ms) || ms <= 0 ||
+	    ms > 1e10)
+		return 0;
+	*out = c->ts;
+	out->sec -= (int64_t)(ms / 1000);
+	out->nsec -= (int32_t)((int64_t)ms % 1000) * 1000000;
+	if (out->nsec < 0) {
+		out->nsec += 1000000000;
+		out->sec--;
+	}
+	return 1;
+}
+
 void
 suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 {
 	const struct stamp *other;
 	struct latest latest;
+	struct stamp start;
+	int have_start;
 	double maxstep = -1;
 	size_t steppers = 0, i, j;
 	char when[40], span[40];
@@ -160,6 +196,7 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 		free(w);
 	}
 	latest_init(in, &latest);
+	have_start = collective_start(in, p, &start);
 	points_at(in, p);
 	for (i = 0; i < in->nranks; i++) {
 		struct rankstate *rs = in->ranks[i];
@@ -190,9 +227,20 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 			char *w;
 
 			stamp_format_span(incident_span_ns(&rs->last, &p->first_coll->ts), span, sizeof span);
-			w = xasprintf("went silent at %s, %s before the first timeout report, "
-			    "and reported nothing after", when, span);
-			suspect_add(p, (int)i, 3, w);
+			if (have_start && stamp_cmp(&rs->last, &start) < 0) {
+				/* the timeout says when its collective began */
+				char began[40];
+
+				stamp_format(&start, 0, began, sizeof began);
+				w = xasprintf("went silent at %s, before the collective the others "
+				    "timed out in began (%s, by the timeout's own count), and "
+				    "reported nothing after", when, began);
+				suspect_add(p, (int)i, 3.5, w);
+			} else {
+				w = xasprintf("went silent at %s, %s before the first timeout report, "
+				    "and reported nothing after", when, span);
+				suspect_add(p, (int)i, 3, w);
+			}
 			free(w);
 		} else if ((other = others_last(&latest, (int)i)) != NULL &&
 		    other->sec - rs->last.sec >= SILENT_MIN && (double)(other->sec -

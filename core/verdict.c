@@ -140,9 +140,8 @@ first_rival(const struct incident *in, const struct event *init, int initiating)
 			continue;
 		fe = incident_first_of_rank(in, (int)i, initiating ?
 		    incident_want_initiating : incident_want_collateral);
-		if (fe != NULL && (fe->ts.flags & STAMP_TIME) &&
-		    (next == NULL || event_cmp_time(fe, next) < 0))
-			next = fe;
+		if (fe != NULL && (next == NULL || event_cmp_time(fe, next) < 0))
+			next = fe;	/* timed first, then in stream order */
 	}
 	return next;
 }
@@ -209,11 +208,13 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 			buf_printf(reason, ", but rank %d reported %s %s earlier; "
 			    "the cause may have left no error line", coll->rank,
 			    coll->sig->entry->title, span);
-		} else if (rival != NULL && (!ihi_ok || stamp_cmp(&ihi, &rival->ts) >= 0)) {
+		} else if (rival != NULL && (!ihi_ok || !(rival->ts.flags & STAMP_TIME) ||
+		    stamp_cmp(&ihi, &rival->ts) >= 0)) {
 			cap(an, "medium");
 			buf_printf(reason, "; rank %d also failed (%s) at about the same time and "
 			    "the logs cannot order the two", rival->rank, rival->sig->entry->title);
-		} else if (first_other != NULL && ihi_ok && stamp_cmp(&ihi, &first_other->ts) < 0) {
+		} else if (first_other != NULL && (first_other->ts.flags & STAMP_TIME) && ihi_ok &&
+		    stamp_cmp(&ihi, &first_other->ts) < 0) {
 			stamp_format_span(incident_span_ns(&ilo, &first_other->ts), span, sizeof span);
 			buf_printf(reason, ", %s before any other rank reported a problem", span);
 			/* Another rank's own failure close behind: clocks decide. */
@@ -226,16 +227,20 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 			buf_adds(reason, "; no other rank reported a problem");
 	}
 	/* What the rank rests on. */
-	if (init->rank >= 0 && init->assumed) {
+	if (init->rank >= 0 && init->assumed && init->via != VIA_RECORD) {
 		cap(an, "medium");
 		buf_adds(reason, "; the rank rests on a launcher line's local rank, taken as "
 		    "global because the logs show one node");
 	} else if (init->rank >= 0 && init->via == VIA_LAUNCHER) {
 		cap(an, "medium");
 		buf_adds(reason, "; the rank rests on a launcher line that names it");
-	} else if (init->rank >= 0 && init->via == VIA_RECORD)
-		buf_adds(reason, "; a later line of the same error names the rank");
-	else if (init->rank >= 0 && init->via == VIA_GPU)
+	} else if (init->rank >= 0 && init->via == VIA_RECORD) {
+		if (init->assumed)
+			cap(an, "medium");
+		buf_adds(reason, init->assumed ? "; the rank comes from another line of the same "
+		    "record, a launcher's local rank taken as global because the logs show one node" :
+		    "; the rank comes from another line of the same record");
+	} else if (init->rank >= 0 && init->via == VIA_GPU)
 		buf_adds(reason, "; the rank is the one whose GPU the kernel line names");
 	else if (init->rank_from == RANK_GROUP) {
 		cap(an, "medium");

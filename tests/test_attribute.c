@@ -1,0 +1,461 @@
+/* test_attribute.c: real-world shapes of evidence, with the shipped rules.
+ * Launcher lines that name a local rank or a pid, a record that names its
+ * rank on a later line, ranks the logs do not establish, lines without
+ * times, hard-wrapped records, pasted excerpts, and what the confidence
+ * rests on. Every line here is written for this test, in the formats
+ * torchrun, PyTorch and NCCL print. */
+#include "config.h"
+
+#include "testutil.h"
+
+#include "incident.h"
+#include "rulebook.h"
+#include "run.h"
+
+static struct rulebook *rb;
+
+static int
+setup(void **state)
+{
+	struct notes ns;
+
+	(void)state;
+	notes_init(&ns);
+	rb = rulebook_new();
+	assert_int_equal(rulebook_load_dir(rb, TEST_SRCDIR "/rules", &ns), 0);
+	assert_int_equal(rulebook_finish(rb, &ns), 0);
+	notes_release(&ns);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	rulebook_free(rb);
+	return 0;
+}
+
+struct tcase {
+	char		*dir;
+	struct run	*r;
+};
+
+static const struct analysis *
+analyse_dir(struct tcase *t)
+{
+	const char *paths[1] = { t->dir };
+	char *why = NULL;
+
+	t->r = run_new(rb, paths, 1, NULL, &why);
+	assert_non_null(t->r);
+	run_scan(t->r, 1);
+	return incident_analyse(t->r->incident);
+}
+
+static char *
+xstrdup_test(const char *a, const char *b)
+{
+	char *s = malloc(strlen(a) + strlen(b) + 1);
+
+	assert_non_null(s);
+	strcpy(s, a);
+	strcat(s, b);
+	return s;
+}
+
+static void
+done(struct tcase *t)
+{
+	run_free(t->r);
+	tu_rmdir(t->dir);
+}
+
+#define AGENT	"E1130 03:14:%02d.512000 7701 torch/distributed/elastic/multiprocessing/api.py:882] "
+
+/* torchrun on one node: only the agent's lines name the failed worker. */
+static void
+test_agent_local_rank_one_node(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	char buf[4096];
+
+	(void)state;
+	snprintf(buf, sizeof buf,
+	    "W1130 03:14:07.100000 7701 torch/distributed/elastic/multiprocessing/api.py:897] "
+	    "Sending process 7710 closing signal SIGTERM\n"
+	    "W1130 03:14:07.100000 7701 torch/distributed/elastic/multiprocessing/api.py:897] "
+	    "Sending process 7711 closing signal SIGTERM\n"
+	    AGENT "failed (exitcode: -9) local_rank: 5 (pid: 7715) of binary: /usr/bin/python3\n",
+	    7);
+	TU_WRITE(t.dir, "train.log", buf);
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 5);
+	/* a launcher line and an assumption: never high */
+	assert_string_equal(an->confidence, "medium");
+	assert_non_null(strstr(an->reason, "local rank"));
+	assert_non_null(strstr(an->reason, "one node"));
+	assert_int_equal(an->assumed_local, 1);
+	done(&t);
+}
+
+/* The pid a ranked NCCL line shows maps the agent's line to its rank,
+ * without assuming anything about nodes. */
+static void
+test_agent_pid_maps_to_rank(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "node.log",
+	    "[rank9]:gpu-c12:40021:40090 [1] NCCL INFO Channel 00/02 : 0[1] -> 1[1] via P2P/IPC\n"
+	    "[rank8]:gpu-c12:40020:40088 [0] NCCL INFO Channel 00/02 : 0[0] -> 1[0] via P2P/IPC\n"
+	    "gpu-c12: E1130 03:14:09.512000 7701 torch/distributed/elastic/multiprocessing/api.py:882] "
+	    "failed (exitcode: -11) local_rank: 1 (pid: 40021) of binary: /usr/bin/python3\n"
+	    "gpu-c03: W1130 03:14:09.600000 8800 torch/distributed/elastic/agent/server/api.py:704] "
+	    "Received Signals.SIGTERM death signal, shutting down workers\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 9);
+	assert_int_equal(an->initiating->via, VIA_LAUNCHER);
+	assert_int_equal(an->initiating->assumed, 0);
+	assert_non_null(strstr(an->reason, "launcher line"));
+	done(&t);
+}
+
+/* On several nodes, a local rank alone says nothing of the global one. */
+static void
+test_agent_local_rank_many_nodes_stays_unranked(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "job.log",
+	    "gpu-a01: E1130 03:14:09.512000 7701 torch/distributed/elastic/multiprocessing/api.py:882] "
+	    "failed (exitcode: -9) local_rank: 3 (pid: 5123) of binary: /usr/bin/python3\n"
+	    "gpu-a02: W1130 03:14:10.100000 7702 torch/distributed/elastic/multiprocessing/api.py:897] "
+	    "Sending process 6001 closing signal SIGTERM\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, -1);
+	assert_string_equal(an->confidence, "low");
+	done(&t);
+}
+
+/* DDP names the rank three lines below the error that starts the record. */
+static void
+test_record_names_its_rank_later(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "out.log",
+	    "RuntimeError: Expected to have finished reduction in the prior iteration before "
+	    "starting a new one. This error indicates that your module has parameters that were "
+	    "not used in producing loss.\n"
+	    "making sure all `forward` function outputs participate in calculating loss.\n"
+	    "Parameters which did not receive grad for rank 6: head.proj.bias, head.proj.weight\n"
+	    "Parameter indices which did not receive grad for rank 6: 301 302\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 6);
+	assert_string_equal(an->diags[0].entry->id, "ddp-unused-parameters");
+	done(&t);
+}
+
+/* rank0.log and rank13.log: ranks 1-12 exist, but nothing says their logs
+ * should be here; they are neither suspects nor rows. */
+static void
+test_no_invented_ranks(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	size_t i;
+
+	(void)state;
+	TU_WRITE(t.dir, "rank0.log",
+	    "[rank0]:[E1130 05:00:01.000000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=77, OpType=ALLREDUCE, NumelIn=8, "
+	    "NumelOut=8, Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n");
+	TU_WRITE(t.dir, "rank13.log",
+	    "[rank13]:[E1130 05:00:02.000000000 ProcessGroupNCCL.cpp:632] [Rank 13] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=77, OpType=ALLREDUCE, NumelIn=8, "
+	    "NumelOut=8, Timeout(ms)=600000) ran for 600020 milliseconds before timing out.\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_int_equal(an->world, 0);
+	for (i = 0; i < an->nsuspects; i++)
+		assert_null(strstr(an->suspects[i].reason, "wrote nothing"));
+	for (i = 1; i < 13; i++)
+		assert_null(incident_rank(t.r->incident, (int)i));
+	done(&t);
+}
+
+/* NCCL's communicator size establishes the world: a rank that never
+ * wrote is then missing. */
+static void
+test_world_from_nranks(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	int r;
+	char name[32], line[512];
+
+	(void)state;
+	for (r = 0; r < 4; r++) {
+		if (r == 2)
+			continue;
+		snprintf(name, sizeof name, "rank%d.log", r);
+		snprintf(line, sizeof line,
+		    "gpu-d0%d:9%03d:9%03d [%d] NCCL INFO comm 0x55d0c0ffee%02d rank %d nranks 4 "
+		    "cudaDev %d busId %d000 commId 0x1234abcd - Init COMPLETE\n"
+		    "[rank%d]:[E1130 05:10:0%d.000000000 ProcessGroupNCCL.cpp:632] [Rank %d] Watchdog "
+		    "caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=BROADCAST, "
+		    "NumelIn=3, NumelOut=3, Timeout(ms)=60000) ran for 60007 milliseconds before "
+		    "timing out.\n", r, r, r, r, r, r, r, 1 + r, r, r, r);
+		TU_WRITE(t.dir, name, line);
+	}
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_int_equal(an->world, 4);
+	assert_true(an->nsuspects > 0);
+	assert_int_equal(an->suspects[0].rank, 2);
+	done(&t);
+}
+
+/* Old formats print no times: the events still decide. */
+static void
+test_no_times_still_judged(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "a/combined.log",
+	    "[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: "
+	    "WorkNCCL(SeqNum=5001, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800417 "
+	    "milliseconds before timing out.\n"
+	    "[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: "
+	    "WorkNCCL(SeqNum=5001, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800433 "
+	    "milliseconds before timing out.\n");
+	TU_WRITE(t.dir, "b/combined.log",
+	    "[rank3]: Fatal Python error: Segmentation fault\n"
+	    "[rank0]:[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation "
+	    "timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800011 "
+	    "milliseconds before timing out.\n");
+	{
+		char *whole = t.dir;
+
+		t.dir = xstrdup_test(whole, "/a");
+		an = analyse_dir(&t);
+		assert_int_equal(an->verdict, VERDICT_HANG);
+		run_free(t.r);
+		free(t.dir);
+		t.dir = xstrdup_test(whole, "/b");
+		an = analyse_dir(&t);
+		assert_int_equal(an->verdict, VERDICT_FAILURE);
+		assert_int_equal(an->initiating->rank, 3);
+		/* no time, but the other rank only reported fallout */
+		assert_non_null(strstr(an->reason, "cannot come before its cause"));
+		run_free(t.r);
+		free(t.dir);
+		t.dir = whole;
+		t.r = NULL;
+	}
+	done(&t);
+}
+
+/* A record cut at a fixed column by a terminal or an issue form. */
+static void
+test_hard_wrapped_record(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "[rank1]:[E1130 06:00:01.000000000 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=430, OpType=_ALLGATHER_BASE, NumelIn=4096, "
+	    "NumelOut=16384, Timeo\n"
+	    "ut(ms)=600000) ran for 600051 milliseconds before timing out.\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_true(t.r->incident->nevents >= 1);
+	assert_int_equal(t.r->incident->events[0]->lineno, 1);
+	assert_int_equal(t.r->incident->events[0]->rank, 1);
+	done(&t);
+}
+
+/* Pastes: quoted in Markdown, in pytest's failure output, with the line
+ * numbers a log viewer adds, behind pdsh's host prefix. */
+static void
+test_pasted_excerpts(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	const struct incident *in;
+	size_t i;
+	int seen[8] = { 0 };
+
+	(void)state;
+	TU_WRITE(t.dir, "paste.log",
+	    "> [rank1]:[E1130 06:00:01.000000000 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, "
+	    "NumelOut=1, Timeout(ms)=600000) ran for 600003 milliseconds before timing out.\n"
+	    "E       [rank2]:[E1130 06:00:02.000000000 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog "
+	    "caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, "
+	    "NumelOut=1, Timeout(ms)=600000) ran for 600004 milliseconds before timing out.\n"
+	    "[81234] [rank3]:[E1130 06:00:03.000000000 ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog "
+	    "caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, "
+	    "NumelOut=1, Timeout(ms)=600000) ran for 600005 milliseconds before timing out.\n"
+	    "10.4.0.7: [rank4]:[E1130 06:00:04.000000000 ProcessGroupNCCL.cpp:632] [Rank 4] Watchdog "
+	    "caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, "
+	    "NumelOut=1, Timeout(ms)=600000) ran for 600006 milliseconds before timing out.\n");
+	an = analyse_dir(&t);
+	in = t.r->incident;
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	for (i = 0; i < in->nevents; i++)
+		if (in->events[i]->rank >= 0 && in->events[i]->rank < 8 &&
+		    (in->events[i]->ts.flags & STAMP_TIME))
+			seen[in->events[i]->rank] = 1;
+	for (i = 1; i <= 4; i++)
+		assert_int_equal(seen[i], 1);
+	/* pdsh's prefix is the host */
+	assert_non_null(incident_rank(in, 4)->host);
+	assert_string_equal(incident_rank(in, 4)->host, "10.4.0.7");
+	done(&t);
+}
+
+/* A hint is not a rival cause: a slow-bucket symptom long before an OOM
+ * leaves the OOM's confidence alone. */
+static void
+test_symptom_is_no_rival(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "rank0.log",
+	    "[2024-11-30 07:00:00,000] [INFO] [t.py:1:f] step 10\n"
+	    "Avg backward comm/comp overlap time: 0\n"
+	    "[2024-11-30 07:30:00,000] [INFO] [t.py:1:f] step 900\n");
+	TU_WRITE(t.dir, "rank1.log",
+	    "[2024-11-30 07:00:00,000] [INFO] [t.py:1:f] step 10\n"
+	    "[2024-11-30 07:30:00,000] [INFO] [t.py:1:f] step 900\n"
+	    "[2024-11-30 07:30:05,000] [ERROR] [t.py:1:f] torch.OutOfMemoryError: CUDA out of "
+	    "memory. Tried to allocate 4.00 GiB. GPU 1 has a total capacity of 79.10 GiB of which "
+	    "1.02 GiB is free.\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->initiating->rank, 1);
+	assert_string_equal(an->confidence, "high");
+	done(&t);
+}
+
+/* c10d's dump signal names the rank that first saw the timeout. */
+static void
+test_dump_signal_points_at_rank(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "rank0.log",
+	    "[rank0]:[E1130 08:00:09.100000000 ProcessGroupNCCL.cpp:1914] [PG ID 0 PG GUID "
+	    "0(default_pg) Rank 0] Received a dump signal due to a collective timeout from  rank 21 "
+	    "and we will try our best to dump the debug info. Last enqueued NCCL work: 300, last "
+	    "completed NCCL work: 299.\n");
+	TU_WRITE(t.dir, "rank21.log",
+	    "[rank21]:[E1130 08:00:08.900000000 ProcessGroupNCCL.cpp:632] [Rank 5] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=88, OpType=ALLTOALL_BASE, NumelIn=64, "
+	    "NumelOut=64, Timeout(ms)=600000) ran for 600090 milliseconds before timing out.\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_true(an->nsuspects > 0);
+	assert_int_equal(an->suspects[0].rank, 21);
+	assert_non_null(strstr(an->suspects[0].reason, "points at it"));
+	done(&t);
+}
+
+/* torch.multiprocessing.spawn names the failed process before the
+ * worker's traceback: the traceback's error is that rank's. */
+static void
+test_spawn_header_names_following_lines(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "out.log",
+	    "Traceback (most recent call last):\n"
+	    "  File \"/opt/app/main.py\", line 88, in <module>\n"
+	    "    mp.spawn(train, nprocs=4)\n"
+	    "torch.multiprocessing.spawn.ProcessRaisedException: \n"
+	    "\n"
+	    "-- Process 2 terminated with the following error:\n"
+	    "Traceback (most recent call last):\n"
+	    "  File \"/opt/app/main.py\", line 51, in train\n"
+	    "    out = model(batch)\n"
+	    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 2 has a "
+	    "total capacity of 39.38 GiB of which 802.00 MiB is free.\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 2);
+	assert_string_equal(an->diags[0].entry->id, "cuda-oom");
+	assert_string_equal(an->confidence, "medium");	/* local = global, assumed */
+	done(&t);
+}
+
+/* A monitored barrier names the ranks that did not arrive. */
+static void
+test_barrier_names_ranks(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	size_t i, found = 0;
+
+	(void)state;
+	TU_WRITE(t.dir, "rank0.log",
+	    "[rank0]: RuntimeError: [Rank 0]: Ranks 2, 5 failed to pass monitoredBarrier in "
+	    "30000 ms\n");
+	an = analyse_dir(&t);
+	assert_int_not_equal(an->verdict, VERDICT_HEALTHY);
+	for (i = 0; i < an->nsuspects; i++)
+		if (an->suspects[i].rank == 2 || an->suspects[i].rank == 5)
+			found++;
+	assert_int_equal(found, 2);
+	done(&t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_agent_local_rank_one_node),
+		cmocka_unit_test(test_agent_pid_maps_to_rank),
+		cmocka_unit_test(test_agent_local_rank_many_nodes_stays_unranked),
+		cmocka_unit_test(test_record_names_its_rank_later),
+		cmocka_unit_test(test_no_invented_ranks),
+		cmocka_unit_test(test_world_from_nranks),
+		cmocka_unit_test(test_no_times_still_judged),
+		cmocka_unit_test(test_hard_wrapped_record),
+		cmocka_unit_test(test_pasted_excerpts),
+		cmocka_unit_test(test_symptom_is_no_rival),
+		cmocka_unit_test(test_dump_signal_points_at_rank),
+		cmocka_unit_test(test_spawn_header_names_following_lines),
+		cmocka_unit_test(test_barrier_names_ranks),
+	};
+
+	setenv("TZ", "UTC", 1);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
