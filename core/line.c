@@ -135,6 +135,8 @@ host_prefix(const char *p, size_t n, struct peeled *pl)
 	pl->hostlen = i;
 	if (p[i] == ':' && i + 1 < n && p[i + 1] == ' ')
 		return i + 2;
+	if (starts(p + i, n - i, " >> "))	/* log collectors: "pod-0 >> " */
+		return i + 4;
 	if (p[i] == ' ' && (starts(p + i, n - i, " [stderr] ") ||
 	    starts(p + i, n - i, " [stdout] ")))
 		return i + 10;
@@ -155,6 +157,18 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 
 	if (n == 0)
 		return 0;
+	/* a colour code between prefixes ("(Worker pid=1)\033[0m [rank2]:") */
+	if (p[0] == 0x1b && n > 3 && p[1] == '[') {
+		for (i = 2; i < n && i < 12 && (isdig(p[i]) || p[i] == ';'); i++)
+			;
+		if (i < n && p[i] == 'm') {
+			i++;
+			if (i + 1 < n && p[i] == ' ' && (p[i + 1] == '[' || p[i + 1] == '('))
+				i++;
+			return i;
+		}
+		return 0;
+	}
 	/* srun --label: "%*d: " space padded; het jobs "P%u %*d: " */
 	i = 0;
 	if (p[0] == 'P' && n > 1 && isdig(p[1])) {
@@ -233,7 +247,7 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 		const char *e = memchr(p, ')', n < 256 ? n : 256);
 		const char *q;
 
-		if (e == NULL || e + 1 >= p + n || e[1] != ' ')
+		if (e == NULL || e + 1 >= p + n || (e[1] != ' ' && e[1] != 0x1b))
 			return 0;
 		for (q = p; q + 4 < e; q++)
 			if (memcmp(q, "pid=", 4) == 0 && (q == p + 1 || q[-1] == ' '))
@@ -248,7 +262,7 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 				pl->label = (int)v;
 				break;
 			}
-		return (size_t)(e - p) + 2;
+		return (size_t)(e - p) + (e[1] == ' ' ? 2 : 1);
 	}
 	if (pl->host == NULL && (i = host_prefix(p, n, pl)) != 0)
 		return i;
@@ -263,6 +277,7 @@ struct header {
 	int		epoch;		/* c holds nothing; ep is an epoch */
 	long long	ep;
 	char		sev;
+	int		group_rank;	/* sglang's "[... TP3]", -1 */
 };
 
 static size_t
@@ -379,8 +394,22 @@ header_bracket_date(const char *p, size_t n, struct header *h)
 		i++;
 	if (i >= n || p[i] != '[')
 		return 0;
-	if ((d = stamp_parse_iso(p + i + 1, n - i - 1, &h->c)) == 0 ||
-	    i + 1 + d >= n || p[i + 1 + d] != ']')
+	if ((d = stamp_parse_iso(p + i + 1, n - i - 1, &h->c)) == 0 || i + 1 + d >= n)
+		return 0;
+	if (p[i + 1 + d] == ' ') {
+		/* sglang: "[2024-11-30 10:00:01 DP1 TP3] " */
+		size_t j = i + 1 + d + 1, k;
+		long v;
+
+		if (starts(p + j, n - j, "DP") && (k = number(p + j + 2, n - j - 2, 5, &v)) != 0 &&
+		    j + 2 + k < n && p[j + 2 + k] == ' ')
+			j += 2 + k + 1;
+		if (!starts(p + j, n - j, "TP") || (k = number(p + j + 2, n - j - 2, 5, &v)) == 0 ||
+		    j + 2 + k >= n || p[j + 2 + k] != ']')
+			return 0;
+		h->group_rank = (int)v;
+		d = j + 2 + k - i - 1;
+	} else if (p[i + 1 + d] != ']')
 		return 0;
 	h->has_time = 1;
 	i += 1 + d + 1;
@@ -420,6 +449,39 @@ header_bracket_date(const char *p, size_t n, struct header *h)
 		}
 	}
 	return i;
+}
+
+/* vLLM: "ERROR 07-23 19:34:50 [multiproc_executor.py:487] " (and .mmm) */
+static size_t
+header_vllm(const char *p, size_t n, struct header *h)
+{
+	static const char *const levels[] = { "DEBUG ", "INFO ", "WARNING ", "ERROR ",
+	    "CRITICAL " };
+	size_t i = 0, k, d;
+	long mon, day;
+	const char *e;
+
+	for (k = 0; k < sizeof levels / sizeof *levels; k++)
+		if (starts(p, n, levels[k])) {
+			i = strlen(levels[k]);
+			break;
+		}
+	if (i == 0 || i + 15 > n || number(p + i, 2, 2, &mon) != 2 || p[i + 2] != '-' ||
+	    number(p + i + 3, 2, 2, &day) != 2 || p[i + 5] != ' ')
+		return 0;
+	if ((d = stamp_parse_hms(p + i + 6, n - i - 6, &h->c)) == 0)
+		return 0;
+	i += 6 + d;
+	if (i + 2 >= n || p[i] != ' ' || p[i + 1] != '[' ||
+	    (e = memchr(p + i + 1, ']', n - i - 1 < 120 ? n - i - 1 : 120)) == NULL ||
+	    e + 1 >= p + n || e[1] != ' ')
+		return 0;
+	h->c.mon = (int)mon;
+	h->c.mday = (int)day;
+	h->c.year = 0;
+	h->has_time = 1;
+	h->sev = p[0] == 'C' ? 'F' : p[0] == 'D' ? 'V' : p[0];
+	return (size_t)(e - p) + 2;
 }
 
 /* "2024-05-01 12:00:00,123 " (Python logging), ISO 8601 */
@@ -589,6 +651,8 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 		return header_bracket_date(p, n, h);
 	if (issev(p[0]) && n > 1 && isdig(p[1]))
 		return header_glog(p, n, h);
+	if (p[0] >= 'C' && p[0] <= 'W' && n > 20 && (l = header_vllm(p, n, h)) != 0)
+		return l;
 	if (isdig(p[0]))
 		return header_iso(p, n, h);
 	return 0;
@@ -829,18 +893,47 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		}
 	}
 
-	/* A paste: Markdown quotes ("> ", "> > ") and pytest's failure lines
-	 * ("E       ") carry the log line after them. */
-	while (n >= 2 && p[0] == '>' && (p[1] == ' ' || p[1] == '>')) {
-		l = p[1] == ' ' ? 2 : 1;
+	/* A paste: Markdown quotes ("> ", "> > ") and code spans ("`"), and
+	 * pytest's failure lines ("E       ") carry the log line after them. */
+	while (n >= 2 && ((p[0] == '>' && (p[1] == ' ' || p[1] == '>')) || p[0] == '`')) {
+		l = p[0] == '>' && p[1] == ' ' ? 2 : 1;
 		p += l;
 		n -= l;
 	}
+	while (n > 0 && p[n - 1] == '`')
+		n--;
 	if (n > 4 && p[0] == 'E' && p[1] == ' ' && p[2] == ' ' && p[3] == ' ') {
 		for (l = 1; l < n && p[l] == ' '; l++)
 			;
 		p += l;
 		n -= l;
+	}
+	/* Colour codes a terminal left in ("\033[36m(Worker pid=1) ..."),
+	 * or their text once a paste dropped the escape ("[36m(Worker"). */
+	while (n > 3 && (p[0] == 0x1b || (p[0] == '[' && isdig(p[1])))) {
+		size_t j = p[0] == 0x1b ? 1 : 0;
+
+		if (p[j] != '[')
+			break;
+		for (j++; j < n && j < 12 && (isdig(p[j]) || p[j] == ';'); j++)
+			;
+		if (j >= n || p[j] != 'm')
+			break;
+		p += j + 1;
+		n -= j + 1;
+	}
+	/* A leading space before a prefix (" [rank3]:[E...") */
+	if (n > 8 && p[0] == ' ') {
+		size_t j = 1;
+		struct peeled tmp = { -1, -1, -1, -1, -1, NULL, 0, 0 };
+
+		while (j < n && j < 8 && p[j] == ' ')
+			j++;
+		if ((p[j] == '[' || p[j] == '(') && peel_one(p + j, n - j, &tmp) != 0 &&
+		    tmp.host == NULL) {
+			p += j;
+			n -= j;
+		}
 	}
 	while ((l = peel_one(p, n, &pl)) != 0) {
 		p += l;
@@ -894,11 +987,37 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	}
 
 	memset(&h, 0, sizeof h);
+	h.group_rank = -1;
 	if ((l = parse_header(p, n, &h, out)) != 0) {
+		size_t l2;
+
 		p += l;
 		n -= l;
-		/* Loggers nest: "[rank0]:[E...] [rank0]: ..." is rare; NCCL
+		/* Loggers nest: a collector's or Ray driver's time, then the
+		 * worker's prefixes and header: "[2024-11-30 10:00:01] (Worker
+		 * pid=12) [rank15]:[E1130 10:00:01.5 File.cpp:9] ...". NCCL
 		 * 2.26+ puts its host:pid:tid after the date. */
+		const char *host = pl.host;
+
+		pl.host = "";	/* after a header, "10.0.0.2: refused" is text */
+		for (l2 = 0; (l = peel_one(p, n, &pl)) != 0; l2 += l) {
+			p += l;
+			n -= l;
+			any_prefix = 1;
+		}
+		pl.host = host;
+		if (l2 > 0) {
+			struct header h2;
+
+			memset(&h2, 0, sizeof h2);
+			h2.group_rank = -1;
+			if ((l = parse_header(p, n, &h2, out)) != 0) {
+				p += l;
+				n -= l;
+				if (h.sev == 0)
+					h.sev = h2.sev;
+			}
+		}
 	}
 	if ((l = peel_nccl(p, n, out)) != 0) {
 		p += l;
@@ -974,6 +1093,10 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		st->sum_state = 0;
 	if (st->file_rank >= 0)
 		set_rank(out, st->file_rank, RANK_FILE);
+	if (out->rank < 0 && h.group_rank >= 0) {
+		set_rank(out, h.group_rank, RANK_GROUP);
+		st->group_ranked++;
+	}
 	if (out->rank < 0 && (g = group_rank(p, n)) >= 0) {
 		set_rank(out, g, RANK_GROUP);
 		st->group_ranked++;

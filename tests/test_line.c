@@ -339,6 +339,80 @@ test_year_guessed_from_mtime(void **state)
 	assert_true(ln.ts.flags & STAMP_YEARGUESS);
 }
 
+/* Pastes and collectors put things in front of the known prefixes. */
+static void
+test_pasted_and_collected_prefixes(void **state)
+{
+	struct civil c;
+
+	(void)state;
+	parse("> [rank2]:[E1130 06:00:02.000000000 ProcessGroupNCCL.cpp:632] [Rank 2] boom");
+	assert_int_equal(ln.rank, 2);
+	msg_is("[Rank 2] boom");
+	parse("`[rank2]:[E1130 06:00:02.000000000 ProcessGroupNCCL.cpp:632] [Rank 2] boom`");
+	assert_int_equal(ln.rank, 2);
+	msg_is("[Rank 2] boom");
+	parse("E       [rank3]: RuntimeError: boom");
+	assert_int_equal(ln.rank, 3);
+	msg_is("RuntimeError: boom");
+	parse("[80746] [rank0]:[E321 02:07:08.100000000 ProcessGroupNCCL.cpp:1 ] x");
+	assert_int_equal(ln.rank, 0);
+	parse("10.10.4.7: [rank5]: RuntimeError: boom");
+	assert_int_equal(ln.rank, 5);
+	assert_int_equal(ln.hostlen, 9);
+	assert_memory_equal(ln.host, "10.10.4.7", 9);
+	parse("RuntimeError: boom");	/* an exception is no host */
+	msg_is("RuntimeError: boom");
+	assert_null(ln.host);
+	parse("trainer-7b-w3 >> [rank1]: ValueError: x");
+	assert_int_equal(ln.rank, 1);
+	parse("run-a.node-004 [stderr] [rank14]: x");
+	assert_int_equal(ln.rank, 14);
+	parse(" [rank3]:[E227 16:30:43.100000000 ProcessGroupNCCL.cpp:9] [PG ID 2 PG GUID 7 Rank 1] x");
+	assert_int_equal(ln.rank, 3);
+	parse("\033[36m(Worker pid=4009)\033[0m [rank1]: RuntimeError: x");
+	assert_int_equal(ln.rank, 1);
+	parse("[36m(Worker pid=4009) [rank1]: RuntimeError: x");
+	assert_int_equal(ln.rank, 1);
+	assert_int_equal(ln.pid, 4009);
+	/* a collector's time, then the worker's prefixes and header */
+	parse("[2025-05-10 00:18:21] (WorkerDict pid=1230, ip=10.0.0.9) [rank15]:[E510 "
+	    "00:18:19.328053719 ProcessGroupNCCL.cpp:629] [PG ID 4 PG GUID 20(mesh_tp) Rank 1] x");
+	assert_int_equal(ln.rank, 15);
+	assert_int_equal(ln.rank_from, RANK_PREFIX);
+	msg_is("[PG ID 4 PG GUID 20(mesh_tp) Rank 1] x");
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.year, 2025);
+	assert_int_equal(c.sec, 21);
+	/* after a header, host-like words are the message */
+	parse("[2025-05-10 00:18:21,000] [INFO] [t.py:1:f] 10.0.0.2: connection refused");
+	msg_is("10.0.0.2: connection refused");
+}
+
+/* Serving frameworks' loggers. */
+static void
+test_vllm_and_sglang_headers(void **state)
+{
+	struct civil c;
+
+	(void)state;
+	parse("(VllmWorker rank=3 pid=406) ERROR 07-23 19:34:50 [multiproc_executor.py:487] x");
+	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.sev, 'E');
+	msg_is("x");
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.mon, 7);
+	assert_int_equal(c.mday, 23);
+	assert_int_equal(c.min, 34);
+	parse("[2025-03-25 14:34:11 TP10] Scheduler hit an exception: x");
+	assert_int_equal(ln.rank, 10);
+	assert_int_equal(ln.rank_from, RANK_GROUP);
+	msg_is("Scheduler hit an exception: x");
+	parse("[2025-03-25 14:34:11 DP1 TP2] y");
+	assert_int_equal(ln.rank, 2);
+	msg_is("y");
+}
+
 int
 main(void)
 {
@@ -357,6 +431,8 @@ main(void)
 		cmocka_unit_test_setup(test_torchrun_summary, reset),
 		cmocka_unit_test_setup(test_file_rank_and_group_rank, reset),
 		cmocka_unit_test_setup(test_year_guessed_from_mtime, reset),
+		cmocka_unit_test_setup(test_pasted_and_collected_prefixes, reset),
+		cmocka_unit_test_setup(test_vllm_and_sglang_headers, reset),
 	};
 
 	setenv("TZ", "UTC", 1);
