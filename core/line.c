@@ -818,6 +818,13 @@ summary_line(struct linestate *st, struct line *out)
 		st->sum_rank = -1;
 		return;
 	}
+	/* An excerpt that starts inside the summary: its rank line opens it. */
+	if (!st->sum_state && starts(p, n, "  rank      : ") &&
+	    memmem(p, n, "(local_rank: ", 13) != NULL) {
+		st->sum_state = 1;
+		st->sum_root = 0;
+		st->sum_time.flags = 0;
+	}
 	if (!st->sum_state)
 		return;
 	if (p[0] == '[' && (d = number(p + 1, n - 1, 6, &v)) != 0 &&
