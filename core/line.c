@@ -107,11 +107,20 @@ struct peeled {
 	int	any;
 };
 
-static int
-hostish(char c)
-{
-	return isalpha_(c) || isdig(c) || c == '-' || c == '.' || c == '_';
-}
+/* Characters of host and pod names: 1 letter or _, 2 digit, 3 - or . */
+static const unsigned char hostclass[256] = {
+	['-'] = 3, ['.'] = 3, ['_'] = 1,
+	['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2,
+	['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1,
+	['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+	['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1,
+	['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1,
+	['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+	['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
+	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
 
 /* A host, IP or pod name that a fan-out tool put in front of every line
  * (pdsh and clush "host: ", mpi-operator pods "job-launcher: ", runners
@@ -122,14 +131,17 @@ static size_t
 host_prefix(const char *p, size_t n, struct peeled *pl)
 {
 	size_t i = 0;
-	int digit = 0, punct = 0;
+	unsigned seen = 0, c;
 
-	while (i < n && i < 64 && hostish(p[i])) {
-		digit |= isdig(p[i]);
-		punct |= p[i] == '-' || p[i] == '.';
+	/* most lines start with a date: "2024-12-18 " is no host */
+	if (n > 10 && isdig(p[0]) && p[4] == '-' && p[7] == '-' && p[10] == ' ')
+		return 0;
+	while (i < n && i < 64 && (c = hostclass[(unsigned char)p[i]]) != 0) {
+		seen |= 1u << c;
 		i++;
 	}
-	if (i < 2 || i >= n || !digit || !punct || (!isalpha_(p[0]) && !isdig(p[0])))
+	if (i < 2 || i >= n || !(seen & (1u << 2)) || !(seen & (1u << 3)) ||
+	    hostclass[(unsigned char)p[0]] == 3 || (p[i] != ':' && p[i] != ' '))
 		return 0;
 	pl->host = p;
 	pl->hostlen = i;
