@@ -171,7 +171,7 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 	const struct stamp *other;
 	struct latest latest;
 	struct stamp start;
-	int have_start;
+	int have_start, missing_counts;
 	double maxstep = -1;
 	size_t steppers = 0, i, j;
 	char when[40], span[40];
@@ -196,6 +196,11 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 		free(w);
 	}
 	latest_init(in, &latest);
+	{
+		size_t present = incident_active_ranks(in);
+
+		missing_counts = an->world > 0 && (size_t)an->world <= 2 * present;
+	}
 	have_start = collective_start(in, p, &start);
 	points_at(in, p);
 	for (i = 0; i < in->nranks; i++) {
@@ -212,8 +217,9 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 
 		if (rs == NULL || rs->lines == 0) {
 			/* Only a rank the run establishes can be missing; a
-			 * gap between rank-named files is not evidence. */
-			if (an->world > 0 && i < (size_t)an->world &&
+			 * gap between rank-named files is not evidence, nor
+			 * are the many ranks an excerpt leaves out. */
+			if (an->world > 0 && i < (size_t)an->world && missing_counts &&
 			    incident_first_of_rank(in, (int)i, incident_want_trouble) == NULL)
 				suspect_add(p, (int)i, 1, "wrote nothing at all");
 			continue;
