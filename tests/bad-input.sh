@@ -58,6 +58,30 @@ check "a missing path alone: exit 2" [ "$rc" -eq 2 ]
 "$RW" --report --format xml "$run" > /dev/null 2>&1; rc=$?
 check "a bad option: exit 2" [ "$rc" -eq 2 ]
 
+# Nothing to judge is never "healthy": empty files, a newest torchrun
+# attempt that has not written yet, no encyclopedia.
+mkdir -p "$TMP/blank"
+: > "$TMP/blank/rank0.log"; : > "$TMP/blank/rank1.log"
+"$RW" --report "$TMP/blank" > "$TMP/blank.out" 2> "$TMP/blank.err"; rc=$?
+check "only empty files: exit 2" [ "$rc" -eq 2 ]
+check "... saying they are empty" grep -q "nothing to analyse: 2 files read, all empty" "$TMP/blank.err"
+check "... and printing no verdict" sh -c '! grep -q HEALTHY "$1"' _ "$TMP/blank.out"
+att="$TMP/tr/job_x1y2/attempt_0/0"
+mkdir -p "$att" "$TMP/tr/job_x1y2/attempt_1/0"
+echo "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB" > "$att/stderr.log"
+: > "$TMP/tr/job_x1y2/attempt_1/0/stderr.log"
+"$RW" --report "$TMP/tr" > /dev/null 2> "$TMP/tr.err"; rc=$?
+check "an empty newest attempt: exit 2" [ "$rc" -eq 2 ]
+check "... pointing at --all-attempts" grep -q "all-attempts" "$TMP/tr.err"
+"$RW" --report --all-attempts "$TMP/tr" > /dev/null 2>&1; rc=$?
+check "... and --all-attempts reads the earlier one: exit 1" [ "$rc" -eq 1 ]
+mkdir -p "$TMP/bare/rules" "$TMP/xdg"
+cp "$RW" "$TMP/bare/rankwatch"
+XDG_DATA_HOME="$TMP/xdg" XDG_CONFIG_HOME="$TMP/xdg" "$TMP/bare/rankwatch" --report "$run" \
+    > "$TMP/bare.out" 2> "$TMP/bare.err"; rc=$?
+check "no encyclopedia loaded: exit 2" [ "$rc" -eq 2 ]
+check "... saying where it looked" grep -q "no encyclopedia entries loaded (looked in $TMP/bare/rules" "$TMP/bare.err"
+
 # A catastrophic regex in a rule file: the run finishes, the signature is named.
 mkdir -p "$TMP/rules"
 cat > "$TMP/rules/slow.yaml" <<'Y'

@@ -625,12 +625,17 @@ main(int argc, char **argv)
 		print_notes(&r->notes, NOTE_WARN);
 		if (run_readable(r) == 0)
 			fprintf(stderr, "rankwatch: nothing readable\n");
-		else
+		else {
+			int attempts = 0;
+
+			for (i = 0; i < r->nsources; i++)
+				if (strstr(r->sources[i]->path, "/attempt_") != NULL)
+					attempts = 1;
 			fprintf(stderr, "rankwatch: nothing to analyse: %zu file%s read, all "
 			    "empty%s\n", r->nsources, r->nsources == 1 ? "" : "s",
-			    r->layout != NULL && strstr(r->layout, "attempt") != NULL ?
-			    " (an attempt that has not written yet? --all-attempts reads the "
-			    "earlier ones)" : "");
+			    attempts && !ro.all_attempts ? " (the newest torchrun attempt has not "
+			    "written yet? --all-attempts reads the earlier ones too)" : "");
+		}
 		run_free(r);
 		config_release(&cfg);
 		rulebook_free(rb);
