@@ -636,11 +636,7 @@ incident_analyse(struct incident *in)
 	incident_index(in);
 	conditions_evaluate(in, an);
 	order_choose(in, an, &p);
-	p.nscore = in->nranks;
-	p.score = xcalloc(p.nscore + 1, sizeof *p.score);
-	p.blamed = xcalloc(p.nscore + 1, 1);
-	p.why = xcalloc(p.nscore + 1, sizeof *p.why);
-	suspects_score(in, an, &p);
+	suspects_score(in, an, &p);	/* allocates p.score, p.blamed, p.why */
 	verdict_decide(in, an, &p);
 	verdict_roles(in, an, &p);
 	diagnose_entries(in, an);

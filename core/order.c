@@ -115,8 +115,9 @@ choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
 	for (j = 1; j < i; j++) {
 		const struct event *c = cand[j];
 
-		/* A specific failure (higher weight) over a generic one; then
-		 * the one torchrun named as root cause. */
+		/* A specific failure (higher weight) over a generic one; then,
+		 * for want of evidence, the one torchrun calls the root cause
+		 * (the reason says that this is a tie-break, not an order). */
 		if (c->sig->weight > first->sig->weight ||
 		    (c->sig->weight == first->sig->weight &&
 		    (c->flags & LINE_ROOT_CAUSE) && !(first->flags & LINE_ROOT_CAUSE)))

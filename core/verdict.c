@@ -180,7 +180,12 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		for (i = 0; i < p->nco && i < 6; i++)
 			buf_printf(reason, "%s%d", i ? ", " : "", p->co[i]->rank);
 		buf_adds(reason, p->nco > 6 ? ", ...)" : ")");
-		clock_note(in, reason, p->co[0]->rank, p->co[1]->rank);
+		if (init->flags & LINE_ROOT_CAUSE)
+			buf_adds(reason, "; torchrun's summary calls it the root cause, but torchrun "
+			    "orders failures to the second and breaks ties by the lowest local "
+			    "rank, so that is no evidence of which came first");
+		else
+			clock_note(in, reason, p->co[0]->rank, p->co[1]->rank);
 	} else if (!timed) {
 		/* No time: the order rests on what else the logs show. */
 		if (rival != NULL) {
