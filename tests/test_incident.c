@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "testutil.h"
+#include "testrules.h"
 
 #include "run.h"
 
@@ -41,7 +42,6 @@ static char *rdir;
 static int
 setup(void **state)
 {
-	struct notes ns;
 	size_t i;
 	char name[32];
 
@@ -51,11 +51,7 @@ setup(void **state)
 		snprintf(name, sizeof name, "r%zu.yaml", i);
 		TU_WRITE(rdir, name, yaml[i]);
 	}
-	notes_init(&ns);
-	rb = rulebook_new();
-	assert_int_equal(rulebook_load_dir(rb, rdir, &ns), 0);
-	assert_int_equal(rulebook_finish(rb, &ns), 0);
-	notes_release(&ns);
+	rb = tu_rulebook(rdir);
 	return 0;
 }
 

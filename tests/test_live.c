@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "testutil.h"
+#include "testrules.h"
 
 #include <dirent.h>
 #include <time.h>
@@ -24,14 +25,8 @@ static struct rulebook *rb;
 static int
 setup(void **state)
 {
-	struct notes ns;
-
 	(void)state;
-	notes_init(&ns);
-	rb = rulebook_new();
-	assert_int_equal(rulebook_load_dir(rb, TEST_SRCDIR "/rules", &ns), 0);
-	assert_int_equal(rulebook_finish(rb, &ns), 0);
-	notes_release(&ns);
+	rb = tu_rulebook(TEST_SRCDIR "/rules");
 	return 0;
 }
 
