@@ -27,7 +27,11 @@ first_failure_of_rank(const struct incident *in, int rank)
 	best = first;
 	incident_rank_events(in, rank, &lo, &hi);
 	if (!(first->ts.flags & STAMP_TIME)) {
-		/* no times: the same record, a few lines on, speaks for it */
+		/* No times: the same record, a few lines on, speaks for it.
+		 * Lines with no rank may be other processes' records: there
+		 * only a generic wrapper (weight 1 or less) gives way. */
+		if (rank < 0 && first->sig->weight > 1)
+			return first;
 		for (i = lo; i < hi; i++) {
 			const struct event *ev = in->events[in->byrank[i]];
 
@@ -92,7 +96,7 @@ choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
 	p->nco = 0;
 	if (n == 0) {
 		/* An initiating line nobody can attribute still means failure. */
-		first = incident_first_of_rank(in, -1, incident_want_initiating);
+		first = first_failure_of_rank(in, -1);
 		an->initiating = first;
 		return;
 	}
@@ -105,6 +109,10 @@ choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
 		}
 	/* Candidates as early as the first, within what clocks can tell. */
 	for (i = 1; i < n; i++) {
+		/* A launcher's time (when it noticed) and a line with no time
+		 * cannot be ordered: they tie. */
+		if (incident_time_quality(cand[0]) == 1 && !(cand[i]->ts.flags & STAMP_TIME))
+			continue;
 		if (!(cand[0]->ts.flags & STAMP_TIME) || !(cand[i]->ts.flags & STAMP_TIME))
 			break;
 		if (incident_span_ns(&cand[0]->ts, &cand[i]->ts) > (int64_t)TIE_WINDOW * 1000000000LL)

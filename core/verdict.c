@@ -174,9 +174,17 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		cap(an, "low");
 		buf_printf(reason, "; %s:%lu carries no rank", init->file, init->lineno);
 	} else if (p->nco > 1) {
+		int untimed = 0;
+
+		for (i = 0; i < p->nco; i++)
+			untimed |= !(p->co[i]->ts.flags & STAMP_TIME);
 		cap(an, "medium");
-		buf_printf(reason, "; %zu ranks failed within %d s of each other (ranks ",
-		    p->nco, TIE_WINDOW);
+		if (untimed)
+			buf_printf(reason, "; %zu ranks failed and their lines cannot be ordered "
+			    "(ranks ", p->nco);
+		else
+			buf_printf(reason, "; %zu ranks failed within %d s of each other (ranks ",
+			    p->nco, TIE_WINDOW);
 		for (i = 0; i < p->nco && i < 6; i++)
 			buf_printf(reason, "%s%d", i ? ", " : "", p->co[i]->rank);
 		buf_adds(reason, p->nco > 6 ? ", ...)" : ")");
@@ -184,7 +192,7 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 			buf_adds(reason, "; torchrun's summary calls it the root cause, but torchrun "
 			    "orders failures to the second and breaks ties by the lowest local "
 			    "rank, so that is no evidence of which came first");
-		else
+		else if (!untimed)
 			clock_note(in, reason, p->co[0]->rank, p->co[1]->rank);
 	} else if (!timed) {
 		/* No time: the order rests on what else the logs show. */
