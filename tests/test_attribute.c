@@ -432,6 +432,48 @@ test_barrier_names_ranks(void **state)
 	done(&t);
 }
 
+/* A launcher's time says when it noticed; a specific error with no time
+ * on another rank cannot be ordered against it: they tie, and the
+ * specific one is named. */
+static void
+test_launcher_time_ties_untimed_error(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "[rank0]: gpu-k01:6001:6090 [0] init.cc:871 NCCL WARN Duplicate GPU detected : rank 0 "
+	    "and rank 1 both on CUDA device 3b000\n"
+	    "E1130 11:00:17.407000 6000 torch/distributed/elastic/multiprocessing/api.py:882] "
+	    "failed (exitcode: 1) local_rank: 1 (pid: 6002) of binary: /usr/bin/python3\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->initiating->rank, 0);
+	assert_string_equal(an->diags[0].entry->id, "nccl-duplicate-gpu");
+	assert_string_equal(an->confidence, "medium");
+	assert_non_null(strstr(an->reason, "cannot be ordered"));
+	done(&t);
+}
+
+/* An NCCL system error raised on a rank is fallout of a peer that went
+ * away: never "healthy". */
+static void
+test_nccl_system_error_is_fallout(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "[rank1]: torch.distributed.DistBackendError: NCCL error in: /opt/torch/csrc/"
+	    "distributed/c10d/ProcessGroupNCCL.cpp:3100, unhandled system error (run with "
+	    "NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -449,6 +491,8 @@ main(void)
 		cmocka_unit_test(test_dump_signal_points_at_rank),
 		cmocka_unit_test(test_spawn_header_names_following_lines),
 		cmocka_unit_test(test_barrier_names_ranks),
+		cmocka_unit_test(test_launcher_time_ties_untimed_error),
+		cmocka_unit_test(test_nccl_system_error_is_fallout),
 	};
 
 	setenv("TZ", "UTC", 1);
