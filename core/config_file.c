@@ -8,6 +8,7 @@
 #include <yaml.h>
 
 #include "config_file.h"
+#include "yamlmap.h"
 #include "xmalloc.h"
 
 void
@@ -29,7 +30,7 @@ config_read(struct config *c, const char *path, struct notes *ns)
 	FILE *fp;
 	yaml_parser_t p;
 	yaml_document_t d;
-	yaml_node_t *root;
+	yaml_node_t *root, *dup;
 	yaml_node_pair_t *pp;
 	int bad = 0;
 
@@ -50,6 +51,12 @@ config_read(struct config *c, const char *path, struct notes *ns)
 		return -1;
 	}
 	root = yaml_document_get_root_node(&d);
+	if ((dup = yamlmap_duplicate(&d, root)) != NULL) {
+		notes_add(ns, NOTE_ERROR, path, dup->start_mark.line + 1, dup->start_mark.column + 1,
+		    "duplicate setting '%s'; settings ignored", (const char *)dup->data.scalar.value);
+		root = NULL;
+		bad = 1;
+	}
 	if (root != NULL && root->type == YAML_MAPPING_NODE)
 		for (pp = root->data.mapping.pairs.start; pp < root->data.mapping.pairs.top; pp++) {
 			yaml_node_t *k = yaml_document_get_node(&d, pp->key);
@@ -61,6 +68,7 @@ config_read(struct config *c, const char *path, struct notes *ns)
 			else if (strcmp(key, "rules") == 0) {
 				yaml_node_item_t *it;
 
+				strlist_free(&c->rules);
 				if (v->type == YAML_SCALAR_NODE) {
 					c->rules.v = xmalloc(sizeof *c->rules.v);
 					c->rules.v[c->rules.n++] = xstrdup((char *)v->data.scalar.value);

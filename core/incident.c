@@ -602,7 +602,15 @@ incident_want_collateral(const struct event *ev)
 int64_t
 incident_span_ns(const struct stamp *a, const struct stamp *b)
 {
-	return (b->sec - a->sec) * 1000000000LL + (b->nsec - a->nsec);
+	const int64_t most = INT64_MAX / 1000000000LL - 1;
+	int64_t d = b->sec - a->sec;
+
+	/* stamps centuries apart (a year 0001 and a 9999): saturate */
+	if (d > most)
+		return INT64_MAX;
+	if (d < -most)
+		return -INT64_MAX;
+	return d * 1000000000LL + (b->nsec - a->nsec);
 }
 
 char *

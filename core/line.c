@@ -804,6 +804,8 @@ summary_line(struct linestate *st, struct line *out)
 	long v;
 	struct civil c;
 
+	if (n == 0)
+		return;	/* a label with nothing after it ("4: ") */
 	if (n >= 10 && (p[0] == '=' || p[0] == '-')) {
 		size_t i = 0;
 

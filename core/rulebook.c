@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <yaml.h>
 
 #include "rulebook.h"
+#include "yamlmap.h"
 #include "xmalloc.h"
 
 static const char *const role_names[] = { "initiating", "collateral",
@@ -278,10 +280,31 @@ number_of(struct ctx *c, yaml_node_t *n, const char *what)
 	if (s == NULL)
 		return 0;
 	v = strtod(s, &end);
-	if (end == s || *end != '\0')
+	if (end == s || *end != '\0' || !isfinite(v)) {
 		err(c, n, "%s must be a number, not '%s'", what, s);
+		v = 0;
+	}
 	free(s);
 	return v;
+}
+
+/* A whole number from lo to hi (a count of ranks, say). */
+static int
+count_of(struct ctx *c, yaml_node_t *n, const char *what, int lo, int hi)
+{
+	char *s = scalar(c, n, what), *end;
+	double v;
+
+	if (s == NULL)
+		return lo;
+	v = strtod(s, &end);
+	if (end == s || *end != '\0' || !isfinite(v) || v != floor(v) || v < lo || v > hi) {
+		free(s);
+		err(c, n, "%s must be a whole number from %d to %d", what, lo, hi);
+		return lo;
+	}
+	free(s);
+	return (int)v;
 }
 
 static int
@@ -353,8 +376,14 @@ valid_id(const char *s)
 static int
 is_map(struct ctx *c, yaml_node_t *n, const char *what)
 {
+	yaml_node_t *dup;
+
 	if (n == NULL || n->type != YAML_MAPPING_NODE) {
 		err(c, n, "%s must be a mapping (key: value)", what);
+		return 0;
+	}
+	if ((dup = yamlmap_duplicate(c->doc, n)) != NULL) {
+		err(c, dup, "duplicate key '%s' in %s", (const char *)dup->data.scalar.value, what);
 		return 0;
 	}
 	return 1;
@@ -545,7 +574,7 @@ parse_condition(struct ctx *c, yaml_node_t *n, struct condition *d)
 		else if (strcmp(key, "min_gap") == 0)
 			d->min_gap = number_of(c, v, "min_gap");
 		else if (strcmp(key, "min_ranks") == 0)
-			d->min_ranks = (int)number_of(c, v, "min_ranks");
+			d->min_ranks = count_of(c, v, "min_ranks", 1, 1 << 20);
 		else if (strcmp(key, "required") == 0)
 			d->required = bool_of(c, v, "required");
 		else if (strcmp(key, "where") == 0) {

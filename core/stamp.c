@@ -312,7 +312,11 @@ stamp_format_span(int64_t ns, char *out, size_t len)
 	if (ns < 0)
 		ns = -ns;
 	s = ns / 1000000000;
-	if (s == 0)
+	if (ns >= INT64_MAX - 1)	/* saturated: centuries apart */
+		snprintf(out, len, "centuries");
+	else if (s >= 366LL * 86400)	/* stamps that far apart are not one run's clocks */
+		snprintf(out, len, "%lld years", (long long)((s + 15778800) / 31557600));
+	else if (s == 0)
 		snprintf(out, len, "%lld ms", (long long)(ns / 1000000));
 	else if (s < 60)
 		snprintf(out, len, "%lld s", (long long)s);

@@ -8,6 +8,7 @@
 #include <yaml.h>
 
 #include "theme.h"
+#include "yamlmap.h"
 #include "xmalloc.h"
 
 static const char *const role_names[] = {
@@ -74,9 +75,15 @@ parse_style(yaml_document_t *d, yaml_node_t *n, struct theme_style *st,
     const char *file, struct notes *ns)
 {
 	yaml_node_pair_t *p;
+	yaml_node_t *dup;
 
 	if (n->type != YAML_MAPPING_NODE) {
 		notes_add(ns, NOTE_ERROR, file, MARK(n), "a role needs {fg, bg, attrs}");
+		return -1;
+	}
+	if ((dup = yamlmap_duplicate(d, n)) != NULL) {
+		notes_add(ns, NOTE_ERROR, file, MARK(dup), "duplicate key '%s'",
+		    (const char *)dup->data.scalar.value);
 		return -1;
 	}
 	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
@@ -132,13 +139,30 @@ parse_style(yaml_document_t *d, yaml_node_t *n, struct theme_style *st,
 	return 0;
 }
 
+/* The roles: mapping of a theme's root, or NULL. */
+static yaml_node_t *
+theme_roles_node(yaml_document_t *d, yaml_node_t *root)
+{
+	yaml_node_pair_t *p;
+
+	for (p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(d, p->key);
+		yaml_node_t *v = yaml_document_get_node(d, p->value);
+
+		if (sval(k) != NULL && strcmp(sval(k), "roles") == 0 && v != NULL &&
+		    v->type == YAML_MAPPING_NODE)
+			return v;
+	}
+	return NULL;
+}
+
 struct theme *
 theme_load(const char *path, struct notes *ns)
 {
 	FILE *fp = fopen(path, "rb");
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	yaml_node_t *root;
+	yaml_node_t *root, *dup = NULL, *roles;
 	yaml_node_pair_t *p;
 	struct theme *t;
 	int bad = 0, r;
@@ -163,6 +187,12 @@ theme_load(const char *path, struct notes *ns)
 	root = yaml_document_get_root_node(&doc);
 	if (root == NULL || root->type != YAML_MAPPING_NODE) {
 		notes_add(ns, NOTE_ERROR, path, 0, 0, "a theme is a mapping with name and roles");
+		bad = 1;
+	} else if ((dup = yamlmap_duplicate(&doc, root)) != NULL ||
+	    ((roles = theme_roles_node(&doc, root)) != NULL &&
+	    (dup = yamlmap_duplicate(&doc, roles)) != NULL)) {
+		notes_add(ns, NOTE_ERROR, path, MARK(dup), "duplicate key '%s'",
+		    (const char *)dup->data.scalar.value);
 		bad = 1;
 	} else
 		for (p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top && !bad; p++) {

@@ -389,6 +389,21 @@ test_pasted_and_collected_prefixes(void **state)
 	msg_is("10.0.0.2: connection refused");
 }
 
+/* A summary border, then a launcher label with nothing after it: the
+ * summary parser once read the message's first byte anyway. */
+static void
+test_empty_message_in_summary(void **state)
+{
+	char *s = malloc(4);
+
+	(void)state;
+	parse("======================================================");
+	memcpy(s, "4: ", 3);	/* exactly 3 bytes: a read past them is caught by ASan */
+	line_parse(&st, s, 3, &ln);
+	assert_int_equal(ln.msglen, 0);
+	free(s);
+}
+
 /* Serving frameworks' loggers. */
 static void
 test_vllm_and_sglang_headers(void **state)
@@ -433,6 +448,7 @@ main(void)
 		cmocka_unit_test_setup(test_year_guessed_from_mtime, reset),
 		cmocka_unit_test_setup(test_pasted_and_collected_prefixes, reset),
 		cmocka_unit_test_setup(test_vllm_and_sglang_headers, reset),
+		cmocka_unit_test_setup(test_empty_message_in_summary, reset),
 	};
 
 	setenv("TZ", "UTC", 1);

@@ -131,6 +131,46 @@ test_errors_name_place(void **state)
 	notes_release(&ns);
 	free(bad);
 
+	/* a key given twice: an error at the second, and nothing loads */
+	notes_init(&ns);
+	rb = rulebook_new();
+	bad = malloc(sizeof good + 64);
+	strcpy(bad, good);
+	strcat(bad, "symptoms: []\n");
+	TU_WRITE(dir, "b.yaml", bad);
+	assert_int_equal(rulebook_load_dir(rb, dir, &ns), 1);
+	n = only_error(&ns);
+	assert_non_null(strstr(n->text, "duplicate key"));
+	assert_int_equal(n->line, 31);
+	assert_int_equal(rb->nentries, 0);
+	rulebook_free(rb);
+	notes_release(&ns);
+	free(bad);
+
+	/* counts are whole numbers in range, never NaN or 1e30 cast to int */
+	notes_init(&ns);
+	rb = rulebook_new();
+	bad = malloc(sizeof good + 64);
+	strcpy(bad, good);
+	strcat(bad, "    min_ranks: 1e30\n");
+	TU_WRITE(dir, "b.yaml", bad);
+	assert_int_equal(rulebook_load_dir(rb, dir, &ns), 1);
+	n = only_error(&ns);
+	assert_non_null(strstr(n->text, "min_ranks must be a whole number"));
+	rulebook_free(rb);
+	notes_release(&ns);
+	strcpy(bad, good);
+	strcat(bad, "    min_ranks: nan\n");
+	TU_WRITE(dir, "b.yaml", bad);
+	notes_init(&ns);
+	rb = rulebook_new();
+	assert_int_equal(rulebook_load_dir(rb, dir, &ns), 1);
+	n = only_error(&ns);
+	assert_non_null(strstr(n->text, "min_ranks must be a whole number"));
+	rulebook_free(rb);
+	notes_release(&ns);
+	free(bad);
+
 	/* a bad regex, and a good file beside it still loads */
 	notes_init(&ns);
 	rb = rulebook_new();

@@ -75,6 +75,14 @@ test_format_span(void **state)
 	char s[40];
 
 	(void)state;
+	{
+		char big[40];
+
+		stamp_format_span(INT64_MAX, big, sizeof big);	/* saturated: years 0001 and 9999 */
+		assert_string_equal(big, "centuries");
+		stamp_format_span(3LL * 365 * 86400 * 1000000000LL, big, sizeof big);
+		assert_string_equal(big, "3 years");
+	}
 	stamp_format_span(600LL * 1000000000, s, sizeof s);
 	assert_string_equal(s, "10 min 0 s");
 	stamp_format_span(350LL * 1000000, s, sizeof s);

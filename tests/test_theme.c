@@ -59,6 +59,16 @@ test_bad_themes(void **state)
 	assert_int_equal(t->style[TR_SUSPECT].bg, -1);
 	assert_int_equal(t->style[TR_SUSPECT].attrs, THEME_BOLD);
 	theme_free(t);
+	/* a key given twice, at any level, is an error at its second place */
+	TU_WRITE(dir, "d.yaml", "name: d\nname: e\nroles:\n  normal: {fg: red}\n");
+	snprintf(path, sizeof path, "%s/d.yaml", dir);
+	assert_null(theme_load(path, &ns));
+	assert_non_null(strstr(ns.v[ns.n - 1].text, "duplicate key 'name'"));
+	assert_int_equal(ns.v[ns.n - 1].line, 2);
+	TU_WRITE(dir, "e.yaml", "name: e\nroles:\n  normal: {fg: red, fg: blue}\n");
+	snprintf(path, sizeof path, "%s/e.yaml", dir);
+	assert_null(theme_load(path, &ns));
+	assert_non_null(strstr(ns.v[ns.n - 1].text, "duplicate key 'fg'"));
 	assert_int_equal(theme_color("bright-red"), 9);
 	assert_int_equal(theme_color("256"), -2);
 	notes_release(&ns);
@@ -83,6 +93,18 @@ test_config_file(void **state)
 	TU_WRITE(dir, "config.yaml", "colour: blue\n");
 	assert_int_equal(config_read(&c, path, &ns), -1);
 	assert_non_null(strstr(ns.v[0].text, "unknown setting 'colour'"));
+	config_release(&c);
+	/* a setting given twice is an error naming its second place (it
+	 * once left a NULL rules entry, or wrote past a one-slot array) */
+	TU_WRITE(dir, "config.yaml", "rules: [/a]\nrules: [/b]\n");
+	assert_int_equal(config_read(&c, path, &ns), -1);
+	assert_non_null(strstr(ns.v[ns.n - 1].text, "duplicate setting 'rules'"));
+	assert_int_equal(ns.v[ns.n - 1].line, 2);
+	assert_int_equal(c.rules.n, 0);
+	config_release(&c);
+	TU_WRITE(dir, "config.yaml", "rules: a\nrules: b\n");
+	assert_int_equal(config_read(&c, path, &ns), -1);
+	assert_int_equal(c.rules.n, 0);
 	config_release(&c);
 	snprintf(path, sizeof path, "%s/none.yaml", dir);
 	assert_int_equal(config_read(&c, path, &ns), 0);	/* no file: defaults */
