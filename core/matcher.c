@@ -100,6 +100,35 @@ is_quant(char c)
 }
 
 /* Skip a group or class starting at p[i]; returns index after it. */
+/* Does an inline option group anywhere in the pattern turn flag f on
+ * ("(?i)", "(?s)(?i)", "a(?ix)b", "(?i:...)")? Then the prefilter must
+ * assume it holds for the whole pattern: case-insensitive literals, or no
+ * literals at all in extended mode, where a space is no longer text. */
+static int
+inline_flag(const char *pattern, char f)
+{
+	const char *p = pattern;
+
+	while ((p = strstr(p, "(?")) != NULL) {
+		const char *q = p + 2;
+		int on = 1;
+
+		if (p > pattern && p[-1] == '\\') {
+			p += 2;
+			continue;
+		}
+		for (; (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || *q == '-' ||
+		    *q == '^'; q++) {
+			if (*q == '-')
+				on = 0;
+			else if (*q == f && on)
+				return 1;
+		}
+		p += 2;
+	}
+	return 0;
+}
+
 static size_t
 skip_group(const char *p, size_t n, size_t i)
 {
@@ -119,6 +148,15 @@ skip_group(const char *p, size_t n, size_t i)
 			while (i < n && p[i] != ']') {
 				if (p[i] == '\\')
 					i++;
+				else if (p[i] == '[' && i + 1 < n && (p[i + 1] == ':' ||
+				    p[i + 1] == '.' || p[i + 1] == '=')) {
+					/* a POSIX class "[:digit:]" inside the class */
+					char end = p[i + 1];
+
+					for (i += 2; i + 1 < n && !(p[i] == end && p[i + 1] == ']'); i++)
+						;
+					i++;
+				}
 				i++;
 			}
 			i++;
@@ -255,7 +293,7 @@ matcher_fragments(const char *pattern, char ***out)
 		p += j + 1;
 		n -= j + 1;
 	}
-	if (strstr(pattern, "(?x") != NULL || strstr(pattern, "\\Q") != NULL)
+	if (inline_flag(pattern, 'x') || strstr(pattern, "\\Q") != NULL)
 		return 0;
 	for (i = start = 0; i <= n; i++) {
 		if (i < n && p[i] == '\\') {
@@ -382,7 +420,7 @@ matcher_new(const struct rulebook *rb)
 			maxgroups = s->ngroups;
 		pcre2_jit_compile(s->re, PCRE2_JIT_COMPLETE);
 		pcre2_pattern_info(s->re, PCRE2_INFO_ALLOPTIONS, &opts);
-		icase = (opts & PCRE2_CASELESS) != 0 || strncmp(s->pattern, "(?i)", 4) == 0;
+		icase = (opts & PCRE2_CASELESS) != 0 || inline_flag(s->pattern, 'i');
 		if (s->prefilter.n > 0) {
 			for (j = 0; j < s->prefilter.n; j++)
 				if (strlen(s->prefilter.v[j]) < 4)

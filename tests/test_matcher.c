@@ -40,6 +40,16 @@ test_fragment_extraction(void **state)
 	/* no literal of 4 bytes, an optional group, extended mode: none */
 	frags_are("\\d+:\\d+", NULL, 0);
 	frags_are("(?x) long literal here", NULL, 0);
+	/* extended mode turned on later, or among other flags: none either */
+	frags_are("abc(?ix) long literal here", NULL, 0);
+	frags_are("(?s)(?x) long literal here", NULL, 0);
+	/* a POSIX class inside a class is the class's, not a literal "]xyz..." */
+	{
+		static const char *const g[] = { "xyzabcdef" };
+
+		frags_are("[[:digit:]]xyzabcdef", g, 1);
+		frags_are("[^[:space:]]xyzabcdef", g, 1);
+	}
 	frags_are("abcdefg|x", NULL, 0);	/* one branch is too short */
 	frags_are("", NULL, 0);
 }
@@ -140,6 +150,38 @@ agrees(const struct rulebook *rb, pcre2_match_data *md, const struct count *c,
 static const char sample[] = "Watchdog caught collective operation "
     "timeout CUDA out of memory NCCL version loss = nan Exception "
     "Watchdog Watchdog memory memory of of of caught caught";
+
+/* Flags set inline anywhere hold for the prefilter too: a line the
+ * regex matches is never ruled out. */
+static void
+test_inline_flags_hide_nothing(void **state)
+{
+	static const char *const pat[] = { "ab(?i)timeoutsxyz", "(?s)(?i)badnessxyz",
+	    "foo(?ix) bar baz qux", "[[:digit:]]xyzabcdef" };
+	static const char *const line[] = { "abTIMEOUTSxYz", "BADNESSXYZ", "foobarbazqux",
+	    "got 5xyzabcdef here" };
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < 4; k++) {
+		char text[1024];
+		struct rulebook *rb;
+		struct matcher *m;
+		struct count c = { { 0 } };
+
+		snprintf(text, sizeof text,
+		    "id: t\ntitle: T\ncategory: model\nseverity: low\nsummary: S\n"
+		    "signatures:\n  - id: s\n    role: symptom\n    pattern: '%s'\n"
+		    "    examples: ['%s', '%s']\n    counterexamples: ['nothing']\n",
+		    pat[k], line[k], line[k]);
+		rb = book(text);
+		m = matcher_new(rb);
+		matcher_match(m, line[k], strlen(line[k]), line[k], strlen(line[k]), on, &c);
+		assert_int_equal(c.hits[0], 1);
+		matcher_free(m);
+		rulebook_free(rb);
+	}
+}
 
 static void
 test_prefilter_hides_nothing(void **state)
@@ -254,6 +296,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fragment_extraction),
 		cmocka_unit_test(test_prefilter_hides_nothing),
+		cmocka_unit_test(test_inline_flags_hide_nothing),
 		cmocka_unit_test(test_block_scan_agrees),
 		cmocka_unit_test(test_catastrophic_regex_gives_up),
 	};
