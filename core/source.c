@@ -142,17 +142,40 @@ source_flush(struct source *src, source_line_fn fn, void *arg)
 	}
 }
 
-/* A short look at the first bytes: in a log, NUL bytes are rare accidents
- * (a crash mid-write); in a checkpoint or core file they are everywhere. */
+/* A short look at the first bytes. In a log, NUL bytes come in runs where
+ * a crash mid-write (ext4, NFS) left a block zero-filled: those runs are
+ * holes, not content. Binary is what the rest says: a checkpoint or core
+ * file has NULs and control bytes scattered everywhere. */
+#define NUL_HOLE	8	/* a run of NULs this long is a hole */
+
 static int
 looks_binary(const char *p, size_t n)
 {
-	size_t i, nul = 0, lim = n < 4096 ? n : 4096;
+	size_t i, text = 0, odd = 0, lim = n < 4096 ? n : 4096;
 
-	for (i = 0; i < lim; i++)
-		if (p[i] == '\0')
-			nul++;
-	return nul > 1 && nul * 100 > lim;	/* more than 1% */
+	for (i = 0; i < lim; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c == '\0') {
+			size_t j = i;
+
+			while (j < lim && p[j] == '\0')
+				j++;
+			if (j - i >= NUL_HOLE || j == lim) {
+				i = j - 1;	/* a hole (or the read ends in one) */
+				continue;
+			}
+			odd += j - i;
+			i = j - 1;
+		} else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != 0x1b &&
+		    c != '\b' && c != '\f' && c != '\v')
+			odd++;
+		else
+			text++;
+	}
+	if (text == 0)
+		return odd > 0 || lim > 0;	/* nothing but NULs: no text to read */
+	return odd > 1 && odd * 100 > text + odd;	/* more than 1% of the content */
 }
 
 /* --- torchrun error.json --------------------------------------------- */

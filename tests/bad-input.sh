@@ -48,6 +48,23 @@ check "JSON parses despite invalid UTF-8 and escapes" python3 -c 'import json,sy
 "$RW" --report "$run" > "$TMP/out.txt" 2>/dev/null
 check "text report has no raw ESC byte" sh -c '! grep -q "$(printf "\033")" "$1"' _ "$TMP/out.txt"
 
+# A crash mid-write leaves the file's last block zero-filled: the log
+# before the NULs is still read, and its failure found.
+mkdir -p "$TMP/nultail"
+{
+	i=0
+	while [ $i -lt 30 ]; do
+		echo "[2024-03-02 10:00:$((i + 10)),000] [INFO] [t.py:1:f] step $i"
+		i=$((i + 1))
+	done
+	echo "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+} > "$TMP/nultail/rank3.log"
+head -c 60 /dev/zero >> "$TMP/nultail/rank3.log"
+"$RW" --report --format json "$TMP/nultail" > "$TMP/nultail.json" 2>/dev/null; rc=$?
+check "a log ending in NULs: exit 1" [ "$rc" -eq 1 ]
+check "... its OOM found" grep -q '"initiating": {"rank": 3' "$TMP/nultail.json"
+check "... and the NULs noted" grep -q 'rank3.log: contains NUL bytes' "$TMP/nultail.json"
+
 # Nothing readable at all: exit status 2 with a message.
 mkdir -p "$TMP/empty"
 "$RW" --report "$TMP/empty" > /dev/null 2> "$TMP/err2"; rc=$?
