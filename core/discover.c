@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -75,9 +76,62 @@ add(struct foundlist *fl, const char *path, const char *name,
 	f->layout = kind == SOURCE_STDIN ? "stdin" : "combined";
 }
 
+/* Files and folders already found, by device and inode: a symbolic link
+ * loop, a link to a file beside it or two paths given for one run never
+ * read anything twice. */
+struct visited {
+	struct fileid {
+		dev_t	dev;
+		ino_t	ino;
+		int	used;
+	}	*v;		/* open addressing, capacity a power of 2 */
+	size_t	 n, cap;
+};
+
+static size_t
+fileid_hash(dev_t dev, ino_t ino)
+{
+	uint64_t h = (uint64_t)ino * 0x9e3779b97f4a7c15ULL ^ (uint64_t)dev * 0xc2b2ae3d27d4eb4fULL;
+
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* 1 when the file was seen before; else remember it. */
+static int
+seen_before(struct visited *vis, const struct stat *sb)
+{
+	size_t i;
+
+	if (2 * (vis->n + 1) > vis->cap) {
+		struct visited big = { NULL, 0, vis->cap ? 2 * vis->cap : 64 };
+
+		big.v = xcalloc(big.cap, sizeof *big.v);
+		for (i = 0; i < vis->cap; i++)
+			if (vis->v[i].used) {
+				size_t j = fileid_hash(vis->v[i].dev, vis->v[i].ino) & (big.cap - 1);
+
+				while (big.v[j].used)
+					j = (j + 1) & (big.cap - 1);
+				big.v[j] = vis->v[i];
+			}
+		big.n = vis->n;
+		free(vis->v);
+		*vis = big;
+	}
+	for (i = fileid_hash(sb->st_dev, sb->st_ino) & (vis->cap - 1); vis->v[i].used;
+	    i = (i + 1) & (vis->cap - 1))
+		if (vis->v[i].dev == sb->st_dev && vis->v[i].ino == sb->st_ino)
+			return 1;
+	vis->v[i].dev = sb->st_dev;
+	vis->v[i].ino = sb->st_ino;
+	vis->v[i].used = 1;
+	vis->n++;
+	return 0;
+}
+
 static void
 walk(struct foundlist *fl, const char *dir, const char *rel, int depth,
-    struct notes *ns, size_t *skipped)
+    struct notes *ns, size_t *skipped, struct visited *vis)
 {
 	struct dirent **ents = NULL;
 	int n, i;
@@ -107,13 +161,15 @@ walk(struct foundlist *fl, const char *dir, const char *rel, int depth,
 		if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && stat(path, &sb) != 0)
 			notes_add(ns, NOTE_WARN, r, 0, 0, "dangling symbolic link; skipped");
 		else if (S_ISDIR(sb.st_mode)) {
-			if (!S_ISLNK(sb.st_mode) || depth == 0)
-				walk(fl, path, r, depth + 1, ns, skipped);
+			if (!seen_before(vis, &sb))
+				walk(fl, path, r, depth + 1, ns, skipped, vis);
 		} else if (!S_ISREG(sb.st_mode))
 			notes_add(ns, NOTE_WARN, r, 0, 0, "not a regular file; skipped");
-		else if (is_log_name(nm))
-			add(fl, path, r, strcmp(nm, "error.json") == 0 ?
-			    SOURCE_ERRORJSON : SOURCE_LOG);
+		else if (is_log_name(nm)) {
+			if (!seen_before(vis, &sb))
+				add(fl, path, r, strcmp(nm, "error.json") == 0 ?
+				    SOURCE_ERRORJSON : SOURCE_LOG);
+		}
 		else
 			(*skipped)++;
 		free(path);
@@ -426,6 +482,7 @@ discover(const char *const *paths, size_t npaths, int all_attempts,
 	static const char *const names[] = { "torchrun", "rank-named",
 	    "per-task", "combined", "stdin" };
 	struct stat sb;
+	struct visited vis = { NULL, 0, 0 };
 
 	for (i = 0; i < npaths; i++) {
 		const char *p = paths[i];
@@ -438,16 +495,19 @@ discover(const char *const *paths, size_t npaths, int all_attempts,
 			notes_add(ns, NOTE_ERROR, p, 0, 0, "%s", strerror(errno));
 			continue;
 		}
+		if (seen_before(&vis, &sb))
+			continue;
 		if (S_ISDIR(sb.st_mode))
-			walk(out, p, "", 0, ns, &skipped);
+			walk(out, p, "", 0, ns, &skipped, &vis);
 		else
 			add(out, p, p, strcmp(basename_of(p), "error.json") == 0 ?
 			    SOURCE_ERRORJSON : SOURCE_LOG);
 	}
+	free(vis.v);
 	if (skipped)
 		notes_add(ns, NOTE_INFO, NULL, 0, 0,
-		    "%zu file%s that do not look like logs were left out", skipped,
-		    skipped == 1 ? "" : "s");
+		    "%zu file%s that do not look like logs %s left out", skipped,
+		    skipped == 1 ? "" : "s", skipped == 1 ? "was" : "were");
 	layout_torchrun(out, all_attempts);
 	if (out->skipped_attempts)
 		notes_add(ns, NOTE_INFO, NULL, 0, 0,

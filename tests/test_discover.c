@@ -134,6 +134,37 @@ test_missing_paths_and_many_files(void **state)
 	tu_rmdir(dir);
 }
 
+/* Symbolic links to folders are followed, but nothing is read twice: a
+ * folder linking to itself, a link to a file beside it, a path given twice. */
+static void
+test_links_read_once(void **state)
+{
+	char *dir = tu_tmpdir(), path[600], link[600];
+	const char *paths[3];
+	struct foundlist fl;
+	struct notes ns;
+	int k;
+
+	(void)state;
+	TU_WRITE(dir, "a/rank0.log", "x\n");
+	for (k = 0; k < 8; k++) {
+		snprintf(link, sizeof link, "%s/a/l%d", dir, k);
+		assert_int_equal(symlink(".", link), 0);
+	}
+	snprintf(path, sizeof path, "%s/a/rank0.log", dir);
+	snprintf(link, sizeof link, "%s/a/rank1.log", dir);
+	assert_int_equal(symlink(path, link), 0);
+	paths[0] = dir;
+	paths[1] = dir;
+	paths[2] = path;
+	memset(&fl, 0, sizeof fl);
+	notes_init(&ns);
+	assert_int_equal(discover(paths, 3, 0, &fl, &ns), 1);
+	foundlist_release(&fl);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -142,6 +173,7 @@ main(void)
 		cmocka_unit_test(test_names_with_ranks),
 		cmocka_unit_test(test_keyword_rank),
 		cmocka_unit_test(test_missing_paths_and_many_files),
+		cmocka_unit_test(test_links_read_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
