@@ -65,6 +65,17 @@ check "a log ending in NULs: exit 1" [ "$rc" -eq 1 ]
 check "... its OOM found" grep -q '"initiating": {"rank": 3' "$TMP/nultail.json"
 check "... and the NULs noted" grep -q 'rank3.log: contains NUL bytes' "$TMP/nultail.json"
 
+# A report that cannot be written is an error, said so; following
+# nothing readable is no "healthy".
+if [ -w /dev/full ]; then
+	"$RW" --report "$run" > /dev/full 2> "$TMP/full.err"; rc=$?
+	check "report to a full disk: exit 2" [ "$rc" -eq 2 ]
+	check "... saying why" grep -q "writing to standard output: No space left on device" "$TMP/full.err"
+fi
+timeout 20 "$RW" --watch --format jsonl /dev/zero > "$TMP/wz.out" 2> "$TMP/wz.err"; rc=$?
+check "--watch on nothing readable: exit 2" [ "$rc" -eq 2 ]
+check "... saying so, and no verdict" sh -c 'grep -q "nothing readable" "$1" && ! grep -q healthy "$2"' _ "$TMP/wz.err" "$TMP/wz.out"
+
 # Nothing readable at all: exit status 2 with a message.
 mkdir -p "$TMP/empty"
 "$RW" --report "$TMP/empty" > /dev/null 2> "$TMP/err2"; rc=$?

@@ -294,6 +294,31 @@ demo_run(const struct rulebook *rb, const char *scenario, const char *theme)
 }
 
 static volatile sig_atomic_t stop;
+static int out_errno;	/* the first failed write to standard output */
+
+/* Write to standard output and flush; remember the first failure. */
+static void
+out_write(const char *s, size_t n)
+{
+	if (out_errno != 0)
+		return;
+	errno = 0;
+	if ((n > 0 && fwrite(s, 1, n, stdout) != n) || fflush(stdout) != 0)
+		out_errno = errno ? errno : EIO;
+}
+
+/* Exit status once the output is done: a reader that went away (EPIPE) is
+ * a quiet end, any other failed write an error. */
+static int
+out_status(int status)
+{
+	if (out_errno == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+		out_errno = errno ? errno : EIO;
+	if (out_errno == 0 || out_errno == EPIPE)
+		return status;
+	fprintf(stderr, "rankwatch: writing to standard output: %s\n", strerror(out_errno));
+	return 2;
+}
 
 static void
 on_stop(int sig)
@@ -309,8 +334,20 @@ print_event(void *arg, const struct event *ev)
 	struct buf b = BUF_INIT;
 
 	report_event_jsonl(r->rb, ev, &b);
-	fwrite(b.s, 1, b.len, stdout);
+	out_write(b.s, b.len);
 	buf_release(&b);
+}
+
+/* Was a folder among the paths (where files may yet appear)? */
+static int
+any_dir(const struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npaths; i++)
+		if (is_dir(r->paths[i]))
+			return 1;
+	return 0;
 }
 
 /* --watch: follow the run; print each new event and each change of the
@@ -354,17 +391,35 @@ watch_run(struct run *r, int poll_ms, int jsonl)
 			fprintf(stderr, "rankwatch: %s\n", s);
 			free(s);
 		}
+		if (last == NULL && run_readable(r) == 0 && !any_dir(r)) {
+			/* files given by name, none readable: nothing will come */
+			fprintf(stderr, "rankwatch: nothing readable\n");
+			buf_release(&b);
+			watch_free(w);
+			return 2;
+		}
 		an = incident_analyse(r->incident);
 		buf_clear(&b);
-		if (jsonl)
-			report_verdict_jsonl(an, &b);
-		else
-			buf_printf(&b, "%s: %s\n", verdict_name(an->verdict), an->reason);
-		if (last == NULL || strcmp(last, b.s) != 0) {
-			fwrite(b.s, 1, b.len, stdout);
-			free(last);
-			last = xstrdup(b.s);
+		if (r->incident->lines == 0) {
+			/* nothing read yet is no verdict, least of all "healthy" */
+			if (last == NULL) {
+				fprintf(stderr, "rankwatch: nothing to analyse yet; waiting for "
+				    "lines\n");
+				last = xstrdup("");
+			}
+		} else {
+			if (jsonl)
+				report_verdict_jsonl(an, &b);
+			else
+				buf_printf(&b, "%s: %s\n", verdict_name(an->verdict), an->reason);
+			if (last == NULL || strcmp(last, b.s) != 0) {
+				out_write(b.s, b.len);
+				free(last);
+				last = xstrdup(b.s);
+			}
 		}
+		if (out_errno != 0)
+			break;	/* the reader has gone */
 		while (!stop) {
 			int rc = poll(&pfd, pfd.fd >= 0 ? 1 : 0, watch_timeout(w));
 
@@ -381,7 +436,7 @@ watch_run(struct run *r, int poll_ms, int jsonl)
 	free(last);
 	buf_release(&b);
 	watch_free(w);
-	return 0;
+	return out_status(0);
 }
 
 int
@@ -533,7 +588,8 @@ main(int argc, char **argv)
 			} else
 				encyclopedia_show(e, 78, &out);
 		}
-		fwrite(out.s ? out.s : "", 1, out.len, stdout);
+		out_write(out.s ? out.s : "", out.len);
+		status = out_status(status);
 		buf_release(&out);
 		config_release(&cfg);
 		rulebook_free(rb);
@@ -644,8 +700,8 @@ main(int argc, char **argv)
 	}
 	print_notes(&r->notes, NOTE_ERROR);
 	report_render(fmt, r, &out);
-	fwrite(out.s, 1, out.len, stdout);
-	status = report_exit_status(incident_analyse(r->incident));
+	out_write(out.s, out.len);
+	status = out_status(report_exit_status(incident_analyse(r->incident)));
 	buf_release(&out);
 	run_free(r);
 	config_release(&cfg);
