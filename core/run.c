@@ -414,6 +414,13 @@ run_scan(struct run *r, int final)
 	r->cursor = 0;
 	while (run_scan_step(r, 0, final))
 		;
+	/* the first 20 were named with their lines; say how many in all */
+	if (r->match_errors > 20 && r->match_errors != r->match_errors_told) {
+		notes_add(&r->notes, NOTE_WARN, NULL, 0, 0,
+		    "signatures gave up (PCRE2 match limit) on %lu lines in all; the first 20 "
+		    "are named above", r->match_errors);
+		r->match_errors_told = r->match_errors;
+	}
 	return r->bytes - before;
 }
 

@@ -40,6 +40,7 @@ struct run {
 	int		  anchor_dated;
 	unsigned long	  matches;
 	unsigned long	  match_errors;
+	unsigned long	  match_errors_told;	/* the count last said in a note */
 };
 
 struct run_options {

@@ -128,6 +128,11 @@ mkdir -p "$TMP/cat"
 timeout 60 "$RW" --report --rules "$TMP/rules" "$TMP/cat" > "$TMP/cat.txt" 2>&1; rc=$?
 check "catastrophic regex: no hang" [ "$rc" -lt 2 ]
 check "... the signature that gave up is named with file and line" grep -q 'rank0.log:1: warning: signature slow/runaway gave up' "$TMP/cat.txt"
+# ... and on many lines the count is given, not only the first 20
+{ i=0; while [ $i -lt 25 ]; do printf 'catastrophe: '; head -c 3000 /dev/zero | tr '\0' a; printf '!\n'; i=$((i + 1)); done; } > "$TMP/cat/rank0.log"
+timeout 120 "$RW" --report --rules "$TMP/rules" "$TMP/cat" > "$TMP/cat2.txt" 2>&1; rc=$?
+check "catastrophic regex on 25 lines: no hang" [ "$rc" -lt 2 ]
+check "... the count of lines given" grep -q 'gave up (PCRE2 match limit) on 25 lines in all' "$TMP/cat2.txt"
 
 # A folder of 10,000 files.
 mkdir -p "$TMP/many"
