@@ -184,18 +184,26 @@ static int
 mkdirs(const char *path)
 {
 	char *p = xstrdup(path), *s;
-	int rc = 0;
+	int rc = 0, first = 0;
 
+	/* The first failure is the reason ("Read-only file system"); the
+	 * folders below it then fail only because it is missing. */
 	for (s = p + 1; *s; s++)
 		if (*s == '/') {
 			*s = '\0';
-			if (mkdir(p, 0700) != 0 && errno != EEXIST)
+			if (mkdir(p, 0700) != 0 && errno != EEXIST && rc == 0) {
 				rc = -1;
+				first = errno;
+			}
 			*s = '/';
 		}
-	if (mkdir(p, 0700) != 0 && errno != EEXIST)
+	if (mkdir(p, 0700) != 0 && errno != EEXIST && rc == 0) {
 		rc = -1;
+		first = errno;
+	}
 	free(p);
+	if (rc != 0)
+		errno = first;
 	return rc;
 }
 

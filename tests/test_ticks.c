@@ -67,6 +67,14 @@ test_unwritable(void **state)
 	assert_non_null(strstr(why, "/proc/nope"));
 	free(why);
 	ticks_free(t);
+	/* folders below one that cannot be made: the first failure is the
+	 * reason, not "No such file or directory" from those below it */
+	t = ticks_open("/sys/rankwatch-test/a/b", "k", "r");
+	ticks_set(t, "e", 0, 1, NULL);
+	assert_int_equal(ticks_save(t, &why), -1);
+	assert_null(strstr(why, "No such file or directory"));
+	free(why);
+	ticks_free(t);
 }
 
 int
