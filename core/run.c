@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -430,6 +431,40 @@ path_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A file that appears under a new name may be one already read under its
+ * old one (rank0.log rotated to rank0.log.1): what was read of it is not
+ * read again. */
+static void
+already_read(struct run *r, struct source *s)
+{
+	struct stat sb;
+	size_t i;
+
+	if (s->kind != SOURCE_LOG || stat(s->path, &sb) != 0)
+		return;
+	for (i = 0; i < r->nsources; i++) {
+		const struct source *o = r->sources[i];
+
+		uint64_t done;
+
+		/* its old name may not have noticed the rotation yet */
+		if (o->ino != 0 && o->ino == sb.st_ino && o->dev == sb.st_dev)
+			done = o->offset;
+		else if (o->prev_ino != 0 && o->prev_ino == sb.st_ino && o->prev_dev == sb.st_dev)
+			done = o->prev_offset;
+		else
+			continue;
+		{
+			s->offset = done;	/* whole lines: a line's start */
+			s->dev = sb.st_dev;
+			s->ino = sb.st_ino;
+			notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
+			    "is %s, rotated; reading only what was added to it", o->name);
+			return;
+		}
+	}
+}
+
 size_t
 run_rediscover(struct run *r)
 {
@@ -452,6 +487,7 @@ run_rediscover(struct run *r)
 			continue;
 		s = source_new(f->path, f->name, f->kind, f->rank, f->node, f->nproc);
 		s->chunk_fn = on_chunk;
+		already_read(r, s);
 		XGROW(r->sources, r->capsources, r->nsources + 1);
 		s->id = r->nsources;
 		r->sources[r->nsources++] = s;

@@ -340,8 +340,13 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			total = -1;
 			goto out;
 		}
-		if (src->ino != 0 && (sb.st_ino != src->ino || sb.st_dev != src->dev))
+		if (src->ino != 0 && (sb.st_ino != src->ino || sb.st_dev != src->dev)) {
+			/* the file read so far may live on under another name */
+			src->prev_dev = src->dev;
+			src->prev_ino = src->ino;
+			src->prev_offset = src->offset;
 			restart(src, ns, "replaced by a new file (rotation); reading it from the top");
+		}
 		else if ((uint64_t)sb.st_size < src->offset + src->carrylen ||
 		    head_changed(src, fd))
 			/* copytruncate: shorter now, or emptied and written past

@@ -32,6 +32,9 @@ struct source {
 	int		 nproc;		/* processes per node, 0 */
 	dev_t		 dev;
 	ino_t		 ino;
+	dev_t		 prev_dev;	/* the file it was before a rotation, */
+	ino_t		 prev_ino;	/* and how far that was read */
+	uint64_t	 prev_offset;
 	int64_t		 mtime;		/* as a stamp sec (local time) */
 	int64_t		 mtime_ns;	/* st_mtim, to notice any change */
 	uint64_t	 offset;	/* bytes consumed, complete lines only */

@@ -42,6 +42,14 @@ for mode in inotify poll nfs; do
 	line 03 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB" >> "$run/rank2.log.new"
 	mv "$run/rank2.log.new" "$run/rank2.log"
 	check "$mode: rotation is noticed" wait_for "$TMP/$mode.err" "rank2.log: replaced by a new file"
+	# rotation by renaming (logrotate's default): the renamed file is not
+	# read again, so rank 1's OOM is still one event
+	mv "$run/rank1.log" "$run/rank1.log.1"
+	line 05 "step 10" > "$run/rank1.log"
+	check "$mode: a renamed file is known" wait_for "$TMP/$mode.err" "rank1.log.1: is rank1.log, rotated"
+	sleep 0.5
+	check "$mode: ... and its OOM not reported twice" \
+	    [ "$(grep '"type": "event"' "$TMP/$mode.out" | grep '"entry": "cuda-oom"' | grep -c '"rank": 1,')" -eq 1 ]
 	# deletion, a symlink in place of a file, a removed folder: no crash
 	rm "$run/rank2.log"
 	ln -s "$run/rank1.log" "$run/rank2.log"
