@@ -23,7 +23,8 @@ struct watch {
 	const char	*poll_why;
 	struct timespec	 last_poll;
 	char		**dirs;
-	size_t		 ndirs, capdirs;
+	int		 *wds;		/* per dir: its inotify watch, -1 */
+	size_t		 ndirs, capdirs, capwds;
 };
 
 /* Filesystems where writes from other hosts reach no local inotify. */
@@ -72,6 +73,8 @@ add_dir(struct watch *w, const char *dir, int depth, struct notes *ns)
 	if (i < w->ndirs)
 		goto children;	/* known: only look for new folders below */
 	XGROW(w->dirs, w->capdirs, w->ndirs + 1);
+	XGROW(w->wds, w->capwds, w->ndirs + 1);
+	w->wds[w->ndirs] = -1;
 	w->dirs[w->ndirs++] = xstrdup(dir);
 	if ((remote = remote_fs(dir)) != NULL && w->poll_ms == 0) {
 		w->poll_ms = WATCH_POLL_MS;
@@ -81,8 +84,9 @@ add_dir(struct watch *w, const char *dir, int depth, struct notes *ns)
 		    "(what a remote host appended shows after the client's attribute cache "
 		    "expires, up to acregmax, 60 s by default)", remote, WATCH_POLL_MS);
 	}
-	if (w->ifd >= 0 && inotify_add_watch(w->ifd, dir, IN_MODIFY | IN_CREATE |
-	    IN_MOVED_TO | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB | IN_DONT_FOLLOW) < 0) {
+	if (w->ifd >= 0 && (w->wds[w->ndirs - 1] = inotify_add_watch(w->ifd, dir, IN_MODIFY |
+	    IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB |
+	    IN_DONT_FOLLOW)) < 0) {
 		if (w->poll_ms == 0) {
 			w->poll_ms = WATCH_POLL_MS;
 			w->poll_why = errno == ENOSPC ? "the inotify watch limit" : "inotify";
@@ -176,6 +180,7 @@ watch_free(struct watch *w)
 	for (i = 0; i < w->ndirs; i++)
 		free(w->dirs[i]);
 	free(w->dirs);
+	free(w->wds);
 	free(w);
 }
 
@@ -205,6 +210,25 @@ watch_timeout(const struct watch *w)
 	return left < 0 ? 0 : (int)left;
 }
 
+/* A watched folder is gone (deleted, or its file system unmounted): forget
+ * it, so that the rescan that follows watches it again if it comes back
+ * under the same name. */
+static void
+forget_dir(struct watch *w, int wd, int *rescan)
+{
+	size_t i;
+
+	for (i = 0; i < w->ndirs; i++)
+		if (w->wds[i] == wd) {
+			free(w->dirs[i]);
+			w->dirs[i] = w->dirs[w->ndirs - 1];
+			w->wds[i] = w->wds[w->ndirs - 1];
+			w->ndirs--;
+			*rescan = 1;
+			return;
+		}
+}
+
 int
 watch_check(struct watch *w, int *rescan)
 {
@@ -222,6 +246,8 @@ watch_check(struct watch *w, int *rescan)
 			changed = 1;
 			if (ev->mask & (IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_Q_OVERFLOW))
 				*rescan = 1;
+			if (ev->mask & IN_IGNORED)
+				forget_dir(w, ev->wd, rescan);
 			p += sizeof *ev + ev->len;
 		}
 	}

@@ -58,6 +58,10 @@ for mode in inotify poll nfs; do
 	rm -rf "$run/sub"
 	sleep 0.5
 	check "$mode: still running after deletions" kill -0 $pid
+	# the removed folder made again: it is watched again
+	mkdir -p "$run/sub"; sleep 0.5
+	line 06 "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB" > "$run/sub/rank6.log"
+	check "$mode: a folder made again is read again" wait_for "$TMP/$mode.err" "sub/rank6.log: appeared"
 	kill -TERM $pid
 	wait $pid; rc=$?
 	check "$mode: SIGTERM ends it cleanly (status 0)" [ "$rc" -eq 0 ]
