@@ -26,8 +26,8 @@ on_hit(void *arg, const struct signature *sig, const char *subject,
 		h->found = 1;
 }
 
-static int
-matches(struct matcher *m, const struct signature *s, const char *text)
+int
+rulecheck_reports(struct matcher *m, const struct signature *s, const char *text)
 {
 	struct linestate ls;
 	struct line ln;
@@ -81,7 +81,7 @@ rulecheck_run(const struct rulebook *rb, int strict, struct notes *ns,
 		}
 		for (j = 0; j < s->examples.n; j++) {
 			st->examples++;
-			if (!matches(m, s, s->examples.v[j])) {
+			if (!rulecheck_reports(m, s, s->examples.v[j])) {
 				notes_add(ns, NOTE_ERROR, s->entry->file, s->line, 0,
 				    "signature %s does not match its example %zu: %s",
 				    s->id, j + 1, s->examples.v[j]);
@@ -90,7 +90,7 @@ rulecheck_run(const struct rulebook *rb, int strict, struct notes *ns,
 		}
 		for (j = 0; j < s->counterexamples.n; j++) {
 			st->counterexamples++;
-			if (matches(m, s, s->counterexamples.v[j])) {
+			if (rulecheck_reports(m, s, s->counterexamples.v[j])) {
 				notes_add(ns, NOTE_ERROR, s->entry->file, s->line, 0,
 				    "signature %s matches its counterexample %zu: %s",
 				    s->id, j + 1, s->counterexamples.v[j]);

@@ -21,6 +21,12 @@ struct rulecheck_stats {
 	size_t	shortest_len;
 };
 
+struct matcher;
+
+/* Does the matcher (prefilter included) report signature s for the raw
+ * line text, parsed as a line of its own? */
+int	rulecheck_reports(struct matcher *m, const struct signature *s, const char *text);
+
 /* Returns the number of failures (also in stats). */
 size_t	rulecheck_run(const struct rulebook *rb, int strict, struct notes *ns,
 	    struct rulecheck_stats *stats);

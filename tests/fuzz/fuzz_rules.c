@@ -10,23 +10,7 @@
 #include "line.h"
 #include "matcher.h"
 #include "rulebook.h"
-
-struct hit {
-	const struct signature	*want;
-	int			 found;
-};
-
-static void
-on_hit(void *arg, const struct signature *sig, const char *subject,
-    const PCRE2_SIZE *ov)
-{
-	struct hit *h = arg;
-
-	(void)subject;
-	(void)ov;
-	if (sig == h->want)
-		h->found = 1;
-}
+#include "rulecheck.h"
 
 /* Does p[0..n) hold s, ASCII case folded? */
 static int
@@ -90,8 +74,7 @@ check_prefilter(const struct rulebook *rb, struct matcher *m)
 			size_t len = strlen(text);
 			struct linestate ls;
 			struct line ln;
-			struct hit h = { s, 0 };
-			int rc, code, req;
+			int rc, code, req, found;
 
 			linestate_init(&ls, -1, -1, 0);
 			line_parse(&ls, text, len, &ln);
@@ -105,10 +88,10 @@ check_prefilter(const struct rulebook *rb, struct matcher *m)
 			if (!req)
 				continue;
 			(void)matcher_take_error(m, &code);
-			matcher_match(m, text, len, ln.msg, ln.msglen, on_hit, &h);
+			found = rulecheck_reports(m, s, text);
 			if (matcher_take_error(m, &code) != NULL)
 				continue;	/* a regex gave up at the match limit */
-			if (!h.found) {
+			if (!found) {
 				fprintf(stderr, "prefilter hides a match: signature %s, "
 				    "pattern '%s', example '%s'\n",
 				    s->fullid ? s->fullid : "?", s->pattern, text);
