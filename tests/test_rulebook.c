@@ -86,6 +86,31 @@ only_error(const struct notes *ns)
 	return NULL;
 }
 
+/* The good entry with tail appended must be refused whole, with an error
+ * saying what (at line, unless 0). */
+static void
+good_plus_refused(const char *dir, const char *tail, const char *what, unsigned long line)
+{
+	struct rulebook *rb = rulebook_new();
+	struct notes ns;
+	const struct note *n;
+	char *bad = malloc(sizeof good + strlen(tail));
+
+	notes_init(&ns);
+	strcpy(bad, good);
+	strcat(bad, tail);
+	TU_WRITE(dir, "b.yaml", bad);
+	assert_int_equal(rulebook_load_dir(rb, dir, &ns), 1);
+	n = only_error(&ns);
+	assert_non_null(strstr(n->text, what));
+	if (line != 0)
+		assert_int_equal(n->line, line);
+	assert_int_equal(rb->nentries, 0);
+	rulebook_free(rb);
+	notes_release(&ns);
+	free(bad);
+}
+
 static void
 test_errors_name_place(void **state)
 {
@@ -132,44 +157,10 @@ test_errors_name_place(void **state)
 	free(bad);
 
 	/* a key given twice: an error at the second, and nothing loads */
-	notes_init(&ns);
-	rb = rulebook_new();
-	bad = malloc(sizeof good + 64);
-	strcpy(bad, good);
-	strcat(bad, "symptoms: []\n");
-	TU_WRITE(dir, "b.yaml", bad);
-	assert_int_equal(rulebook_load_dir(rb, dir, &ns), 1);
-	n = only_error(&ns);
-	assert_non_null(strstr(n->text, "duplicate key"));
-	assert_int_equal(n->line, 31);
-	assert_int_equal(rb->nentries, 0);
-	rulebook_free(rb);
-	notes_release(&ns);
-	free(bad);
-
+	good_plus_refused(dir, "symptoms: []\n", "duplicate key", 31);
 	/* counts are whole numbers in range, never NaN or 1e30 cast to int */
-	notes_init(&ns);
-	rb = rulebook_new();
-	bad = malloc(sizeof good + 64);
-	strcpy(bad, good);
-	strcat(bad, "    min_ranks: 1e30\n");
-	TU_WRITE(dir, "b.yaml", bad);
-	assert_int_equal(rulebook_load_dir(rb, dir, &ns), 1);
-	n = only_error(&ns);
-	assert_non_null(strstr(n->text, "min_ranks must be a whole number"));
-	rulebook_free(rb);
-	notes_release(&ns);
-	strcpy(bad, good);
-	strcat(bad, "    min_ranks: nan\n");
-	TU_WRITE(dir, "b.yaml", bad);
-	notes_init(&ns);
-	rb = rulebook_new();
-	assert_int_equal(rulebook_load_dir(rb, dir, &ns), 1);
-	n = only_error(&ns);
-	assert_non_null(strstr(n->text, "min_ranks must be a whole number"));
-	rulebook_free(rb);
-	notes_release(&ns);
-	free(bad);
+	good_plus_refused(dir, "    min_ranks: 1e30\n", "min_ranks must be a whole number", 0);
+	good_plus_refused(dir, "    min_ranks: nan\n", "min_ranks must be a whole number", 0);
 
 	/* a bad regex, and a good file beside it still loads */
 	notes_init(&ns);
