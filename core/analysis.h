@@ -85,5 +85,8 @@ int	incident_fact_number(const char *v, double *out);
 char	*incident_fmt_num(double v);
 int	incident_int_cmp(const void *a, const void *b);
 int64_t	incident_span_ns(const struct stamp *a, const struct stamp *b);
+/* The next rank number in a fact's text ("3", "1, 3", "[2-5]" gives 2 then
+ * 5), advancing *v; 0 at the end. For about: suspect facts. */
+int	incident_next_rank(const char **v, long *r);
 
 #endif

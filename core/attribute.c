@@ -193,21 +193,15 @@ set_event_rank(struct incident *in, struct event *ev, int rank, enum attr_via vi
 	ev->assumed = assumed;
 }
 
-/* How many nodes the logs show: hosts, labels of launcher lines, layout. */
+/* How many nodes the logs show: hosts (the ranks', already compared into
+ * in->multi_hosts, h0 the first; then the events'), labels of launcher
+ * lines, layout. */
 static int
-count_nodes(const struct incident *in)
+count_nodes(const struct incident *in, const char *h0)
 {
-	const char *h0 = NULL;
-	int nodes = 1;
+	int nodes = in->multi_hosts ? 2 : 1;
 	size_t i;
 
-	for (i = 0; i < in->nranks; i++)
-		if (in->ranks[i] != NULL && in->ranks[i]->host != NULL) {
-			if (h0 == NULL)
-				h0 = in->ranks[i]->host;
-			else if (strcmp(h0, in->ranks[i]->host) != 0)
-				nodes = 2;
-		}
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
 
@@ -439,7 +433,7 @@ attribute_events(struct incident *in, struct analysis *an)
 		ev->assumed = 0;
 		ev->via = VIA_LINE;
 	}
-	an->nodes = count_nodes(in);
+	an->nodes = count_nodes(in, h0);
 	an->assumed_local = 0;
 	pids = pid_table(in, &npids);
 	attribute_local(in, an, pids, npids);
@@ -448,21 +442,13 @@ attribute_events(struct incident *in, struct analysis *an)
 	attribute_by_gpu(in);
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
-		long r;
-
 		const char *v = ev->sig->about[ABOUT_SUSPECT] >= 0 ?
 		    event_fact(ev, ev->sig->about[ABOUT_SUSPECT]) : NULL;
-		char *end;
+		long r;
 
-		for (; v != NULL && *v != '\0'; v = end) {
-			if (*v < '0' || *v > '9') {
-				end = (char *)v + 1;
-				continue;
-			}
-			r = strtol(v, &end, 10);
-			if (r >= 0 && r < INCIDENT_MAX_RANK)
+		while (v != NULL && incident_next_rank(&v, &r))
+			if (r < INCIDENT_MAX_RANK)
 				(void)incident_rank_slot(in, (int)r);
-		}
 	}
 	establish_world(in, an);
 }

@@ -482,6 +482,20 @@ incident_time_quality(const struct event *ev)
 	return 3;
 }
 
+int
+incident_next_rank(const char **v, long *r)
+{
+	char *end;
+
+	while (**v != '\0' && (**v < '0' || **v > '9'))
+		(*v)++;
+	if (**v == '\0')
+		return 0;
+	*r = strtol(*v, &end, 10);
+	*v = end;
+	return 1;
+}
+
 const char *
 incident_host(const struct incident *in, int rank)
 {
@@ -634,7 +648,6 @@ incident_analyse(struct incident *in)
 {
 	struct analysis *an = &in->an;
 	struct passes p;
-	size_t i, j;
 
 	if (in->analysed)
 		return an;
@@ -653,14 +666,7 @@ incident_analyse(struct incident *in)
 	free(p.blamed);
 	free(p.why);
 	free(p.co);
-	for (i = 0; i < in->nranks; i++)
-		if (in->ranks[i] != NULL && in->ranks[i]->host != NULL) {
-			for (j = i + 1; j < in->nranks; j++)
-				if (in->ranks[j] != NULL && in->ranks[j]->host != NULL &&
-				    strcmp(in->ranks[i]->host, in->ranks[j]->host) != 0)
-					an->multi_host = 1;
-			break;
-		}
+	an->multi_host = in->multi_hosts;	/* attribute_events compared the hosts */
 	in->analysed = 1;
 	return an;
 }

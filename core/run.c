@@ -220,7 +220,8 @@ find_anchor(const char *buf, size_t n, int64_t *anchor)
 
 /* The year of year-less lines: take it from a dated line of the same file
  * (in its first 4 KiB, or else 16 KiB), or else of any file of the run,
- * before falling back on mtime. */
+ * before falling back on mtime. A little of each file goes to sample, for
+ * matcher_tune, unless sample is NULL. */
 static int
 probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
 {
@@ -237,7 +238,7 @@ probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
 		return 0;
 	}
 	/* a little of every file, for matcher_tune */
-	if (sample->len < PROBE_SAMPLE)
+	if (sample != NULL && sample->len < PROBE_SAMPLE)
 		buf_add(sample, buf, (size_t)n);
 	if ((found = find_anchor(buf, (size_t)n, anchor)) == 0 && n == 4096 &&
 	    (more = read(fd, buf + n, 16384 - 4096)) > 0)
@@ -361,11 +362,9 @@ source_done(struct run *r, struct source *s, int final)
 static void
 late_anchor(struct run *r, struct source *s)
 {
-	struct buf none = BUF_INIT;
 	int64_t a;
 
-	none.len = PROBE_SAMPLE;	/* no sample wanted */
-	if (probe_anchor(s, r->buf, &a, &none)) {
+	if (probe_anchor(s, r->buf, &a, NULL)) {	/* the matcher is tuned already */
 		s->ls.anchor = a;
 		s->ls.anchor_dated = 1;
 		if (!r->anchor_dated || a > r->anchor)
@@ -444,7 +443,6 @@ already_read(struct run *r, struct source *s)
 		return;
 	for (i = 0; i < r->nsources; i++) {
 		const struct source *o = r->sources[i];
-
 		uint64_t done;
 
 		/* its old name may not have noticed the rotation yet */
@@ -454,14 +452,12 @@ already_read(struct run *r, struct source *s)
 			done = o->prev_offset;
 		else
 			continue;
-		{
-			s->offset = done;	/* whole lines: a line's start */
-			s->dev = sb.st_dev;
-			s->ino = sb.st_ino;
-			notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
-			    "is %s, rotated; reading only what was added to it", o->name);
-			return;
-		}
+		s->offset = done;	/* whole lines: a line's start */
+		s->dev = sb.st_dev;
+		s->ino = sb.st_ino;
+		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
+		    "is %s, rotated; reading only what was added to it", o->name);
+		return;
 	}
 }
 

@@ -73,21 +73,15 @@ points_at(struct incident *in, struct passes *p)
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
 		const char *v, *what;
-		char *end;
+		long r;
 
 		if (ev->sig->about[ABOUT_SUSPECT] < 0 ||
 		    (v = event_fact(ev, ev->sig->about[ABOUT_SUSPECT])) == NULL)
 			continue;
 		what = ev->sig->message ? ev->sig->message : ev->sig->entry->title;
-		for (; *v != '\0'; v = end) {
-			long r;
+		while (incident_next_rank(&v, &r)) {
 			char *w;
 
-			if (*v < '0' || *v > '9') {
-				end = (char *)v + 1;
-				continue;
-			}
-			r = strtol(v, &end, 10);
 			if (r < 0 || (size_t)r >= p->nscore || r == ev->rank || seen[r])
 				continue;
 			seen[r] = 1;
