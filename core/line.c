@@ -104,6 +104,7 @@ struct peeled {
 	long	pid;		/* Ray's (... pid=N ...) */
 	const char *host;	/* pdsh "host: ", a pod's "name: " */
 	size_t	hostlen;
+	int	no_host;	/* after a header: "10.0.0.2: refused" is text */
 	int	any;
 };
 
@@ -276,7 +277,7 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			}
 		return (size_t)(e - p) + (e[1] == ' ' ? 2 : 1);
 	}
-	if (pl->host == NULL && (i = host_prefix(p, n, pl)) != 0)
+	if (pl->host == NULL && !pl->no_host && (i = host_prefix(p, n, pl)) != 0)
 		return i;
 	return 0;
 }
@@ -876,7 +877,7 @@ set_rank(struct line *out, int rank, enum rank_from from)
 void
 line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 {
-	struct peeled pl = { -1, -1, -1, -1, -1, NULL, 0, 0 };
+	struct peeled pl = { -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
 	struct header h;
 	const char *p = raw;
 	size_t n = len, l;
@@ -946,7 +947,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	/* A leading space before a prefix (" [rank3]:[E...") */
 	if (n > 8 && p[0] == ' ') {
 		size_t j = 1;
-		struct peeled tmp = { -1, -1, -1, -1, -1, NULL, 0, 0 };
+		struct peeled tmp = { -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
 
 		while (j < n && j < 8 && p[j] == ' ')
 			j++;
@@ -975,7 +976,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		while ((b = memchr(b, ']', (size_t)(p + n - b))) != NULL && p + n - b > 8) {
 			const char *q = ++b;
 			size_t off = (size_t)(q - p);
-			struct peeled tmp = { -1, -1, -1, -1, -1, NULL, 0, 0 };
+			struct peeled tmp = { -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
 			struct header th;
 
 			if (*q != '[')
@@ -1018,15 +1019,12 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		 * worker's prefixes and header: "[2024-11-30 10:00:01] (Worker
 		 * pid=12) [rank15]:[E1130 10:00:01.5 File.cpp:9] ...". NCCL
 		 * 2.26+ puts its host:pid:tid after the date. */
-		const char *host = pl.host;
-
-		pl.host = "";	/* after a header, "10.0.0.2: refused" is text */
+		pl.no_host = 1;
 		for (l2 = 0; (l = peel_one(p, n, &pl)) != 0; l2 += l) {
 			p += l;
 			n -= l;
 			any_prefix = 1;
 		}
-		pl.host = host;
 		if (l2 > 0) {
 			struct header h2;
 

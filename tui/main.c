@@ -466,8 +466,7 @@ main(int argc, char **argv)
 	const char *theme = NULL, *format = "text", *demo = NULL;
 	int poll_ms = 0;
 	struct config cfg;
-	size_t nrules = 0, nrules_given = 0, i;
-	int user_rules_seen = 0;
+	size_t nrules = 0, i;
 	struct run_options ro = { 0 };
 	struct rulebook *rb;
 	struct notes ns;
@@ -560,13 +559,6 @@ main(int argc, char **argv)
 	for (i = 0; i < cfg.rules.n; i++)
 		rules[nrules++] = cfg.rules.v[i];
 	rb = load_rules(rules, nrules, 1, &ns);
-	nrules_given = nrules;
-	{
-		char *u = user_rules();
-
-		user_rules_seen = u != NULL;
-		free(u);
-	}
 	free(rules);
 	print_notes(&ns, NOTE_ERROR);
 	if (mode == MODE_LIST || mode == MODE_SHOW || mode == MODE_PATTERNS ||
@@ -611,14 +603,15 @@ main(int argc, char **argv)
 		return 2;
 	}
 	if (rb->nentries == 0) {
-		char *d = shipped_rules();
+		char *d = shipped_rules(), *u = user_rules();
 
 		/* Without an encyclopedia every run would look healthy. */
 		fprintf(stderr, "rankwatch: no encyclopedia entries loaded (looked in %s%s%s); "
 		    "without them no failure can be recognised\n", d,
-		    nrules_given ? " and the --rules / config folders" : "",
-		    user_rules_seen ? " and the user's rules folder" : "");
+		    nrules ? " and the --rules / config folders" : "",
+		    u != NULL ? " and the user's rules folder" : "");
 		free(d);
+		free(u);
 		config_release(&cfg);
 		rulebook_free(rb);
 		notes_release(&ns);
