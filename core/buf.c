@@ -1,9 +1,12 @@
 /* buf.c: growable strings, and the escaping every output path shares. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "xmalloc.h"
@@ -126,32 +129,113 @@ utf8_seqlen(const unsigned char *p, size_t n)
 }
 
 void
+vis_next(const unsigned char *u, size_t n, int utf8, struct vis *v)
+{
+	size_t l;
+
+	v->len = 1;
+	v->show[0] = '\0';
+	if (u[0] == '\t')
+		v->kind = VIS_TAB;
+	else if (u[0] < 0x20 || u[0] == 0x7f) {
+		v->kind = VIS_CTRL;
+		v->show[0] = '^';
+		v->show[1] = (char)(u[0] == 0x7f ? '?' : u[0] + '@');
+		v->show[2] = '\0';
+	} else if (u[0] < 0x80)
+		v->kind = VIS_TEXT;
+	else if (utf8 && (l = utf8_seqlen(u, n)) != 0 &&
+	    !(l == 2 && u[0] == 0xc2 && u[1] < 0xa0)) {
+		/* C1 controls (U+0080..U+009F) are escapes too */
+		v->kind = VIS_TEXT;
+		v->len = l;
+	} else {
+		static const char hex[] = "0123456789abcdef";
+
+		v->kind = VIS_HEX;
+		v->show[0] = '\\';
+		v->show[1] = 'x';
+		v->show[2] = hex[u[0] >> 4];
+		v->show[3] = hex[u[0] & 15];
+		v->show[4] = '\0';
+	}
+}
+
+void
 buf_add_safe(struct buf *b, const char *p, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)p;
-	size_t i = 0, l;
+	struct vis v;
+	size_t i;
 
-	while (i < n) {
-		if (u[i] == '\t') {
+	for (i = 0; i < n; i += v.len) {
+		vis_next(u + i, n - i, 1, &v);
+		if (v.kind == VIS_TEXT)
+			buf_add(b, u + i, v.len);
+		else if (v.kind == VIS_TAB)
 			buf_addc(b, ' ');
-			i++;
-		} else if (u[i] < 0x20 || u[i] == 0x7f) {
-			buf_addc(b, '^');
-			buf_addc(b, (char)(u[i] == 0x7f ? '?' : u[i] + '@'));
-			i++;
-		} else if (u[i] < 0x80) {
-			buf_addc(b, (char)u[i]);
-			i++;
-		} else if ((l = utf8_seqlen(u + i, n - i)) != 0 &&
-		    !(l == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)) {
-			/* C1 controls (U+0080..U+009F) are escapes too. */
-			buf_add(b, u + i, l);
-			i += l;
-		} else {
-			buf_printf(b, "\\x%02x", u[i]);
-			i++;
-		}
+		else
+			buf_adds(b, v.show);
 	}
+}
+
+void
+buf_add_md(struct buf *b, const char *p, size_t n)
+{
+	struct buf t = BUF_INIT;
+	size_t i, run;
+
+	buf_add_safe(&t, p, n);
+	for (i = 0; i < t.len; i++) {
+		if (t.s[i] == '\\') {
+			for (run = 0; i + run < t.len && t.s[i + run] == '\\'; run++)
+				;
+			buf_add(b, t.s + i, run);
+			if (i + run < t.len && t.s[i + run] == '|')
+				buf_add(b, t.s + i, run);	/* each one escaped */
+			i += run - 1;
+		} else if (t.s[i] == '|')
+			buf_adds(b, "\\|");
+		else if (t.s[i] == '`')
+			buf_addc(b, '\'');
+		else
+			buf_addc(b, t.s[i]);
+	}
+	buf_release(&t);
+}
+
+int
+buf_slurp(struct buf *b, const char *path, size_t limit)
+{
+	char chunk[8192];
+	ssize_t r;
+	int fd, e;
+
+	buf_clear(b);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+		return -1;
+	for (;;) {
+		r = read(fd, chunk, sizeof chunk);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (b->len + (size_t)r > limit) {
+			close(fd);
+			errno = EFBIG;
+			return -1;
+		}
+		buf_add(b, chunk, (size_t)r);
+	}
+	e = errno;
+	close(fd);
+	if (r < 0) {
+		errno = e;
+		return -1;
+	}
+	if (b->s == NULL)
+		buf_add(b, "", 0);
+	return 0;
 }
 
 void

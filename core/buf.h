@@ -24,11 +24,34 @@ void	 buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(prin
 void	 buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 /* Give the string to the caller (who frees it) and reset the buffer. */
 char	*buf_detach(struct buf *b);
-/* Append p[0..n) with bytes that could drive a terminal made visible:
- * control characters as ^X or \xNN, invalid UTF-8 as \xNN. */
+/* One display unit of untrusted bytes, as the console and the text
+ * reports show it: nothing that could drive a terminal gets through. */
+enum vis_kind {
+	VIS_TEXT,	/* p[0..len): one printable character (ASCII or UTF-8) */
+	VIS_TAB,	/* a tab, shown as one space */
+	VIS_CTRL,	/* a C0 control or DEL, shown as show ("^[", "^?") */
+	VIS_HEX,	/* a byte of invalid UTF-8, a C1 control, or (utf8 0)
+			 * any byte >= 0x80: shown as show ("\x9b") */
+};
+struct vis {
+	enum vis_kind	kind;
+	size_t		len;		/* bytes of p taken, >= 1 */
+	char		show[5];	/* VIS_CTRL, VIS_HEX: printable ASCII */
+};
+/* The unit at p[0..n), n > 0. utf8 0: the terminal is not UTF-8. */
+void	 vis_next(const unsigned char *p, size_t n, int utf8, struct vis *v);
+/* Append p[0..n) as vis_next shows it (UTF-8 terminal). */
 void	 buf_add_safe(struct buf *b, const char *p, size_t n);
+/* Append p[0..n) for a Markdown table cell or inline code span: made safe
+ * as above, '|' escaped (and a backslash run before it doubled, so the
+ * pipe stays escaped), '`' turned into '\''. */
+void	 buf_add_md(struct buf *b, const char *p, size_t n);
 /* Append p[0..n) as the inside of a JSON string (invalid UTF-8 -> U+FFFD). */
 void	 buf_add_json(struct buf *b, const char *p, size_t n);
+
+/* Read the file at path into b (cleared first); at most limit bytes, else
+ * -1 with errno EFBIG. -1 with errno on any other failure. */
+int	 buf_slurp(struct buf *b, const char *path, size_t limit);
 
 /* "213.4 KiB", "1.0 GiB" into out. */
 void	 buf_format_bytes(uint64_t n, char *out, size_t len);

@@ -8,6 +8,7 @@
 #include <yaml.h>
 
 #include "config_file.h"
+#include "buf.h"
 #include "yamlmap.h"
 #include "xmalloc.h"
 
@@ -27,7 +28,29 @@ config_release(struct config *c)
 int
 config_read(struct config *c, const char *path, struct notes *ns)
 {
-	FILE *fp;
+	struct buf b = BUF_INIT;
+	int rc;
+
+	if (buf_slurp(&b, path, YAMLMAP_FILE_MAX) != 0) {
+		int e = errno;
+
+		memset(c, 0, sizeof *c);
+		c->path = xstrdup(path);
+		if (e != ENOENT)
+			notes_add(ns, NOTE_WARN, path, 0, 0, "cannot read: %s; settings ignored",
+			    e == EFBIG ? "larger than 1 MiB" : strerror(e));
+		buf_release(&b);
+		return e == ENOENT ? 0 : -1;
+	}
+	rc = config_parse(c, path, b.s, b.len, ns);
+	buf_release(&b);
+	return rc;
+}
+
+int
+config_parse(struct config *c, const char *path, const char *text, size_t len,
+    struct notes *ns)
+{
 	yaml_parser_t p;
 	yaml_document_t d;
 	yaml_node_t *root, *dup;
@@ -36,18 +59,12 @@ config_read(struct config *c, const char *path, struct notes *ns)
 
 	memset(c, 0, sizeof *c);
 	c->path = xstrdup(path);
-	if ((fp = fopen(path, "rb")) == NULL) {
-		if (errno != ENOENT)
-			notes_add(ns, NOTE_WARN, path, 0, 0, "cannot open: %s", strerror(errno));
-		return errno == ENOENT ? 0 : -1;
-	}
 	yaml_parser_initialize(&p);
-	yaml_parser_set_input_file(&p, fp);
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&p, &d)) {
 		notes_add(ns, NOTE_WARN, path, p.problem_mark.line + 1, p.problem_mark.column + 1,
 		    "YAML syntax: %s; settings ignored", p.problem ? p.problem : "error");
 		yaml_parser_delete(&p);
-		fclose(fp);
 		return -1;
 	}
 	root = yaml_document_get_root_node(&d);
@@ -92,7 +109,6 @@ config_read(struct config *c, const char *path, struct notes *ns)
 		}
 	yaml_document_delete(&d);
 	yaml_parser_delete(&p);
-	fclose(fp);
 	return bad ? -1 : 0;
 }
 

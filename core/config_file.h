@@ -18,6 +18,9 @@ struct config {
 void	config_load(struct config *c, struct notes *ns);
 /* Read one file; 0, or -1 with a note (c is left empty). */
 int	config_read(struct config *c, const char *path, struct notes *ns);
+/* The same from text[0..len), read from path (named in notes). */
+int	config_parse(struct config *c, const char *path, const char *text, size_t len,
+	    struct notes *ns);
 void	config_release(struct config *c);
 
 #endif

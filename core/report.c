@@ -428,30 +428,11 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 
 /* --- Markdown -------------------------------------------------------- */
 
-/* Text inside a Markdown table cell or inline code: no pipes, no backticks. */
-static void
-md(struct buf *b, const char *s, size_t n)
-{
-	struct buf t = BUF_INIT;
-	size_t i;
-
-	buf_add_safe(&t, s, n);
-	for (i = 0; i < t.len; i++) {
-		if (t.s[i] == '|')
-			buf_adds(b, "\\|");
-		else if (t.s[i] == '`')
-			buf_addc(b, '\'');
-		else
-			buf_addc(b, t.s[i]);
-	}
-	buf_release(&t);
-}
-
 static void
 mds(struct buf *b, const char *s)
 {
 	if (s != NULL)
-		md(b, s, strlen(s));
+		buf_add_md(b, s, strlen(s));
 }
 
 static void
@@ -471,7 +452,7 @@ md_event_row(struct buf *b, const struct event *ev)
 		buf_adds(b, "-");
 	buf_printf(b, " | %s | %s | `", when, role_name(ev->sig->role));
 	msg = event_message(ev, &mlen);
-	md(b, msg, mlen > 160 ? 160 : mlen);
+	buf_add_md(b, msg, mlen > 160 ? 160 : mlen);
 	buf_adds(b, mlen > 160 ? "...` |\n" : "` |\n");
 }
 

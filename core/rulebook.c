@@ -10,6 +10,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "buf.h"
 #include "rulebook.h"
 #include "yamlmap.h"
 #include "xmalloc.h"
@@ -889,7 +890,24 @@ entry_cmp(const void *a, const void *b)
 int
 rulebook_load_file(struct rulebook *rb, const char *path, struct notes *ns)
 {
-	FILE *fp;
+	struct buf b = BUF_INIT;
+	int rc;
+
+	if (buf_slurp(&b, path, RULE_FILE_MAX) != 0) {
+		notes_add(ns, NOTE_ERROR, path, 0, 0, "cannot read: %s",
+		    errno == EFBIG ? "larger than 4 MiB" : strerror(errno));
+		buf_release(&b);
+		return -1;
+	}
+	rc = rulebook_parse(rb, path, b.s, b.len, ns);
+	buf_release(&b);
+	return rc;
+}
+
+int
+rulebook_parse(struct rulebook *rb, const char *path, const char *text, size_t len,
+    struct notes *ns)
+{
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	struct ctx c = { path, &doc, ns, rb, 0 };
@@ -897,19 +915,14 @@ rulebook_load_file(struct rulebook *rb, const char *path, struct notes *ns)
 	yaml_node_t *root;
 	size_t i;
 
-	if ((fp = fopen(path, "rb")) == NULL) {
-		notes_add(ns, NOTE_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
-		return -1;
-	}
 	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, fp);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		notes_add(ns, NOTE_ERROR, path, parser.problem_mark.line + 1,
 		    parser.problem_mark.column + 1, "YAML syntax: %s%s%s",
 		    parser.problem ? parser.problem : "error",
 		    parser.context ? " " : "", parser.context ? parser.context : "");
 		yaml_parser_delete(&parser);
-		fclose(fp);
 		return -1;
 	}
 	root = yaml_document_get_root_node(&doc);
@@ -917,13 +930,11 @@ rulebook_load_file(struct rulebook *rb, const char *path, struct notes *ns)
 		notes_add(ns, NOTE_ERROR, path, 0, 0, "empty rule file");
 		yaml_document_delete(&doc);
 		yaml_parser_delete(&parser);
-		fclose(fp);
 		return -1;
 	}
 	e = parse_entry(&c, root);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
-	fclose(fp);
 	if (c.failed) {
 		entry_free(e);
 		return -1;

@@ -183,6 +183,12 @@ void		 rulebook_free(struct rulebook *rb);
 /* Load one entry file; replaces an entry of the same id. 0 or -1. */
 int		 rulebook_load_file(struct rulebook *rb, const char *path,
 		     struct notes *ns);
+/* The same from text[0..len), read from path (named in notes and kept as
+ * the entry's file). */
+int		 rulebook_parse(struct rulebook *rb, const char *path, const char *text,
+		    size_t len, struct notes *ns);
+/* A rule file is read whole, up to this size. */
+#define RULE_FILE_MAX	(4 << 20)
 /* Load every *.yaml / *.yml in dir (sorted). Returns files that failed. */
 int		 rulebook_load_dir(struct rulebook *rb, const char *dir,
 		     struct notes *ns);

@@ -300,9 +300,14 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	foundlist_release(&fl);
 	r->pending = xcalloc(r->nsources + 1, sizeof *r->pending);
 	r->wraps = xcalloc(r->nsources + 1, sizeof *r->wraps);
-	r->matcher = matcher_new(rb);
-	if (sample.len > 0)
-		matcher_tune(r->matcher, sample.s, sample.len);
+	if (opt != NULL && opt->matcher != NULL)
+		r->matcher = opt->matcher;
+	else {
+		r->matcher = matcher_new(rb);
+		r->own_matcher = 1;
+		if (sample.len > 0)
+			matcher_tune(r->matcher, sample.s, sample.len);
+	}
 	buf_release(&sample);
 	r->incident = incident_new(rb);
 	if (r->nsources == 0) {
@@ -327,7 +332,10 @@ run_free(struct run *r)
 	for (i = 0; r->wraps != NULL && i < r->nsources; i++)
 		free(r->wraps[i].text);
 	free(r->wraps);
-	matcher_free(r->matcher);
+	if (r->own_matcher)
+		matcher_free(r->matcher);
+	else if (r->matcher != NULL)
+		matcher_scan(r->matcher, NULL, 0);	/* forget this run's block */
 	incident_free(r->incident);
 	notes_release(&r->notes);
 	free(r->buf);

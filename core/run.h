@@ -26,6 +26,7 @@ struct run {
 	void		 *on_event_arg;
 	const struct rulebook *rb;
 	struct matcher	 *matcher;
+	int		  own_matcher;
 	struct source	**sources;
 	size_t		  nsources, capsources;
 	struct pending	 *pending;	/* per source: events waiting for an upper time bound */
@@ -44,7 +45,10 @@ struct run {
 };
 
 struct run_options {
-	int	all_attempts;
+	int		 all_attempts;
+	/* a matcher over the same rulebook to use, already tuned, which the
+	 * run borrows (NULL: the run builds and tunes its own) */
+	struct matcher	*matcher;
 };
 
 /* Discover the files under paths. Returns NULL with *why set when nothing

@@ -60,20 +60,22 @@ emit(struct source *src, const char *p, size_t n, uint64_t off,
 	fn(arg, src, p, n, off, src->lineno, truncated);
 }
 
-/* Feed bytes p[0..n) that start at file offset base. */
-static void
-feed(struct source *src, const char *p, size_t n, uint64_t base,
-    struct notes *ns, source_line_fn fn, void *arg)
+void
+source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
+    source_line_fn fn, void *arg)
 {
 	const char *end = p + n, *nl;
+	uint64_t base = src->offset + src->carrylen;	/* where p[0] is in the file */
 	/* one look for '\r' here spares line_parse one per line */
 	int crfree = memchr(p, '\r', n) == NULL;
 
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (src->skipping) {
-			if (nl == NULL)
+			if (nl == NULL) {
+				src->offset = base + n;	/* skipped to here */
 				return;
+			}
 			src->skipping = 0;
 			p = nl + 1;
 			src->offset = base + (uint64_t)(p - (end - n));
@@ -83,8 +85,8 @@ feed(struct source *src, const char *p, size_t n, uint64_t base,
 		    (size_t)(nl - p) <= SOURCE_LINE_MAX) {
 			size_t len = (size_t)(nl - p);
 
-			if (len > 0 && p[len - 1] == '\r' && memchr(p, '\r', len - 1) == NULL)
-				len--;
+			if (len > 0 && p[len - 1] == '\r')
+				len--;	/* CRLF */
 			src->ls.cr_free = crfree;
 			emit(src, p, len, src->offset, fn, arg, 0);
 			src->ls.cr_free = 0;
@@ -110,6 +112,7 @@ feed(struct source *src, const char *p, size_t n, uint64_t base,
 				src->carrylen = 0;
 				if (nl == NULL) {
 					src->skipping = 1;
+					src->offset = base + n;
 					return;
 				}
 				p = nl + 1;
@@ -214,27 +217,37 @@ static long long
 read_errorjson(struct source *src, int fd, struct notes *ns,
     source_line_fn fn, void *arg)
 {
-	struct buf b = BUF_INIT, line = BUF_INIT;
+	struct buf b = BUF_INIT;
 	char chunk[8192];
 	ssize_t r;
-	yaml_parser_t parser;
-	yaml_document_t doc;
-	const char *msg = NULL, *ts = NULL;
 	long long n;
 
 	while ((r = read(fd, chunk, sizeof chunk)) > 0 && b.len < (1 << 20))
 		buf_add(&b, chunk, (size_t)r);
 	n = (long long)b.len;
 	src->done = 1;
+	source_errorjson(src, b.s ? b.s : "", b.len, ns, fn, arg);
+	buf_release(&b);
+	return n;
+}
+
+void
+source_errorjson(struct source *src, const char *text, size_t len, struct notes *ns,
+    source_line_fn fn, void *arg)
+{
+	struct buf line = BUF_INIT;
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	const char *msg = NULL, *ts = NULL;
+
 	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)(b.s ? b.s : ""), b.len);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		notes_add(ns, NOTE_WARN, src->name, parser.problem_mark.line + 1,
 		    parser.problem_mark.column + 1, "error.json is not valid JSON: %s",
 		    parser.problem ? parser.problem : "parse error");
 		yaml_parser_delete(&parser);
-		buf_release(&b);
-		return n;
+		return;
 	}
 	errorjson_walk(&doc, yaml_document_get_root_node(&doc), &msg, &ts);
 	if (msg != NULL) {
@@ -252,16 +265,14 @@ read_errorjson(struct source *src, int fd, struct notes *ns,
 				buf_printf(&line, "[%s] ", when);
 			buf_add(&line, p, nl ? (size_t)(nl - p) : strlen(p));
 			emit(src, line.s, line.len, 0, fn, arg, 0);
-			if (nl == NULL || src->lineno >= 200)
+			if (nl == NULL || src->lineno >= ERRORJSON_LINES)
 				break;
 			p = nl + 1;
 		}
 	}
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
-	buf_release(&b);
 	buf_release(&line);
-	return n;
 }
 
 /* The file was replaced or truncated: read it again from the top. */
@@ -417,9 +428,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		src->bytes += (uint64_t)r;
 		if (src->chunk_fn != NULL)
 			src->chunk_fn(arg, src, buf, (size_t)r);
-		feed(src, buf, (size_t)r, base, ns, fn, arg);
-		if (src->skipping)
-			src->offset = base + (uint64_t)r;
+		source_feed(src, buf, (size_t)r, ns, fn, arg);
 		if (budget != 0 && (uint64_t)total >= budget) {
 			if (more != NULL)
 				*more = 1;

@@ -77,6 +77,17 @@ long long	 source_read(struct source *src, char *buf, struct notes *ns,
  * whether the file has more to read now. */
 long long	 source_read_some(struct source *src, char *buf, struct notes *ns,
 		    uint64_t budget, int *more, source_line_fn fn, void *arg);
+/* Split bytes p[0..n), the next ones of the file after what was fed so
+ * far, into lines for fn: what source_read does with each chunk it reads.
+ * However the bytes are cut into calls, fn sees the same lines. */
+void		 source_feed(struct source *src, const char *p, size_t n,
+		    struct notes *ns, source_line_fn fn, void *arg);
+/* A torchrun error.json's text[0..len): its message, one line per line
+ * of the message (at most ERRORJSON_LINES), the first one stamped with the
+ * error's timestamp; a note when it is not JSON. */
+#define ERRORJSON_LINES	200
+void		 source_errorjson(struct source *src, const char *text, size_t len,
+		    struct notes *ns, source_line_fn fn, void *arg);
 /* Hand the partial last line to fn: at the end of a finished run. */
 void		 source_flush(struct source *src, source_line_fn fn, void *arg);
 

@@ -8,6 +8,7 @@
 #include <yaml.h>
 
 #include "theme.h"
+#include "buf.h"
 #include "yamlmap.h"
 #include "xmalloc.h"
 
@@ -159,7 +160,21 @@ theme_roles_node(yaml_document_t *d, yaml_node_t *root)
 struct theme *
 theme_load(const char *path, struct notes *ns)
 {
-	FILE *fp = fopen(path, "rb");
+	struct buf b = BUF_INIT;
+	struct theme *t = NULL;
+
+	if (buf_slurp(&b, path, YAMLMAP_FILE_MAX) != 0)
+		notes_add(ns, NOTE_ERROR, path, 0, 0, "cannot read: %s",
+		    errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
+	else
+		t = theme_parse(path, b.s, b.len, ns);
+	buf_release(&b);
+	return t;
+}
+
+struct theme *
+theme_parse(const char *path, const char *text, size_t len, struct notes *ns)
+{
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_node_t *root, *dup = NULL, *roles;
@@ -167,18 +182,13 @@ theme_load(const char *path, struct notes *ns)
 	struct theme *t;
 	int bad = 0, r;
 
-	if (fp == NULL) {
-		notes_add(ns, NOTE_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
-		return NULL;
-	}
 	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, fp);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		notes_add(ns, NOTE_ERROR, path, parser.problem_mark.line + 1,
 		    parser.problem_mark.column + 1, "YAML syntax: %s",
 		    parser.problem ? parser.problem : "error");
 		yaml_parser_delete(&parser);
-		fclose(fp);
 		return NULL;
 	}
 	t = xcalloc(1, sizeof *t);
@@ -232,7 +242,6 @@ theme_load(const char *path, struct notes *ns)
 		}
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
-	fclose(fp);
 	if (!bad && t->name == NULL) {
 		notes_add(ns, NOTE_ERROR, path, 0, 0, "a theme needs a name");
 		bad = 1;

@@ -66,6 +66,9 @@ const char	*theme_role_name(enum theme_role r);
 /* Load one theme file (all or nothing). Roles it leaves out take
  * "normal"'s style. NULL with a note on error. */
 struct theme	*theme_load(const char *path, struct notes *ns);
+/* The same from text[0..len), read from path (named in notes). */
+struct theme	*theme_parse(const char *path, const char *text, size_t len,
+		    struct notes *ns);
 void		 theme_free(struct theme *t);
 /* The built-in monochrome theme: attributes only (NO_COLOR, 2 colours). */
 struct theme	*theme_mono(void);

@@ -79,6 +79,17 @@ unescape(const char *s)
 	return buf_detach(&b);
 }
 
+/* A step number in the file: decimal, 0..100000. */
+static int
+number(const char *s, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return end != s && *end == '\0' && errno == 0 && *out >= 0 && *out <= 100000;
+}
+
 static void
 escape(struct buf *b, const char *s)
 {
@@ -98,41 +109,48 @@ struct ticks *
 ticks_open(const char *dir, const char *key, const char *run)
 {
 	struct ticks *t = xcalloc(1, sizeof *t);
-	FILE *fp;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	struct buf b = BUF_INIT;
 
 	t->path = xasprintf("%s/%s", dir, key);
 	t->run = xstrdup(run ? run : "");
-	if ((fp = fopen(t->path, "r")) == NULL)
-		return t;
-	while ((len = getline(&line, &cap, fp)) > 0) {
-		char *f[4] = { NULL }, *p = line, *tab;
+	if (buf_slurp(&b, t->path, TICKS_FILE_MAX) == 0)
+		ticks_parse(t, b.s, b.len);
+	buf_release(&b);
+	return t;
+}
+
+void
+ticks_parse(struct ticks *t, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *nl;
+	char *line;
+
+	for (; p < end && t->n < TICKS_MAX; p = nl + 1) {
+		char *f[4] = { NULL }, *q, *tab, *note;
+		long step, checked;
 		int i;
 
-		if (line[len - 1] == '\n')
-			line[len - 1] = '\0';
-		if (line[0] == '#' || line[0] == '\0')
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (nl == p || *p == '#')
 			continue;
-		for (i = 0; i < 4 && p != NULL; i++) {
-			f[i] = p;
-			if ((tab = strchr(p, '\t')) != NULL)
+		line = xstrndup(p, (size_t)(nl - p));
+		for (i = 0, q = line; i < 4 && q != NULL; i++) {
+			f[i] = q;
+			if ((tab = strchr(q, '\t')) != NULL)
 				*tab++ = '\0';
-			p = tab;
+			q = tab;
 		}
-		if (f[2] == NULL)
-			continue;
-		{
-			char *note = f[3] && *f[3] ? unescape(f[3]) : NULL;
+		if (f[2] != NULL && *f[0] != '\0' && number(f[1], &step) && number(f[2], &checked)) {
+			char *entry = unescape(f[0]);
 
-			ticks_set(t, f[0], atoi(f[1]), atoi(f[2]), note);
+			note = f[3] && *f[3] ? unescape(f[3]) : NULL;
+			ticks_set(t, entry, (int)step, checked != 0, note);
+			free(entry);
 			free(note);
 		}
+		free(line);
 	}
-	free(line);
-	fclose(fp);
-	return t;
 }
 
 void
@@ -207,13 +225,31 @@ mkdirs(const char *path)
 	return rc;
 }
 
+void
+ticks_format(const struct ticks *t, struct buf *b)
+{
+	size_t i;
+
+	buf_adds(b, "# rankwatch checklist state for: ");
+	escape(b, t->run);
+	buf_adds(b, "\n# entry\tstep\tchecked\tnote\n");
+	for (i = 0; i < t->n; i++) {
+		if (t->v[i].entry[0] == '#')
+			buf_addc(b, '\\');	/* not a comment */
+		escape(b, t->v[i].entry);
+		buf_printf(b, "\t%d\t%d\t", t->v[i].step, t->v[i].checked);
+		if (t->v[i].note)
+			escape(b, t->v[i].note);
+		buf_addc(b, '\n');
+	}
+}
+
 int
 ticks_save(const struct ticks *t, char **why)
 {
 	struct buf b = BUF_INIT;
 	char *dir = xstrdup(t->path), *slash = strrchr(dir, '/'), *tmp;
 	FILE *fp;
-	size_t i;
 	int rc = 0;
 
 	if (slash != NULL)
@@ -224,15 +260,7 @@ ticks_save(const struct ticks *t, char **why)
 		return -1;
 	}
 	free(dir);
-	buf_adds(&b, "# rankwatch checklist state for: ");
-	escape(&b, t->run);
-	buf_adds(&b, "\n# entry\tstep\tchecked\tnote\n");
-	for (i = 0; i < t->n; i++) {
-		buf_printf(&b, "%s\t%d\t%d\t", t->v[i].entry, t->v[i].step, t->v[i].checked);
-		if (t->v[i].note)
-			escape(&b, t->v[i].note);
-		buf_addc(&b, '\n');
-	}
+	ticks_format(t, &b);
 	tmp = xasprintf("%s.tmp.%ld", t->path, (long)getpid());
 	if ((fp = fopen(tmp, "w")) == NULL)
 		rc = -1;

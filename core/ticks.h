@@ -7,6 +7,13 @@
 
 #include <stddef.h>
 
+#include "buf.h"
+
+/* A state file larger than this is not one rankwatch wrote: ignored. */
+#define TICKS_FILE_MAX	(1 << 20)
+/* Steps read from one file at most (a run's entries have tens). */
+#define TICKS_MAX	10000
+
 struct tick {
 	char	*entry;
 	int	 step;
@@ -31,6 +38,11 @@ void		 ticks_free(struct ticks *t);
 const struct tick *ticks_get(const struct ticks *t, const char *entry, int step);
 void		 ticks_set(struct ticks *t, const char *entry, int step, int checked,
 		    const char *note);
+/* Take the steps saved in text[0..len) (a state file's contents) into t;
+ * lines it cannot read, and any past TICKS_MAX steps, are left out. */
+void		 ticks_parse(struct ticks *t, const char *text, size_t len);
+/* The state file's contents, as ticks_save writes them. */
+void		 ticks_format(const struct ticks *t, struct buf *b);
 /* Write the file (creating the folders); 0, or -1 with *why. */
 int		 ticks_save(const struct ticks *t, char **why);
 

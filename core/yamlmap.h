@@ -8,6 +8,10 @@
 
 #include <yaml.h>
 
+/* A settings or theme file is read whole, up to this size: a larger one
+ * (a log or /dev/zero named by mistake) is refused, not read forever. */
+#define YAMLMAP_FILE_MAX	(1 << 20)
+
 /* The key node of the first key that repeats an earlier one in mapping n,
  * or NULL. Scalar keys are compared by value. */
 yaml_node_t	*yamlmap_duplicate(yaml_document_t *d, const yaml_node_t *n);

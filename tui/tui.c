@@ -189,41 +189,27 @@ tui_put(struct tui *t, int y, int x, int width, const char *s, size_t n,
     enum theme_role role)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, l;
-	int used = 0;
+	size_t i;
+	int used = 0, w;
 	chtype a = tui_attr(t, role), esc = tui_attr(t, TR_ESCAPED);
+	struct vis v;
 
 	if (width <= 0)
 		return 0;
 	move(y, x);
-	while (i < n && used < width) {
-		if (u[i] == '\t') {
+	/* control characters, escapes and invalid UTF-8 made visible */
+	for (i = 0; i < n && used < width; i += v.len) {
+		vis_next(u + i, n - i, t->utf8, &v);
+		if (v.kind == VIS_TAB || (v.kind == VIS_TEXT && v.len == 1)) {
 			attrset(a);
-			addch(' ');
+			addch(v.kind == VIS_TAB ? ' ' : u[i]);
 			used++;
-			i++;
-		} else if (u[i] < 0x20 || u[i] == 0x7f) {
-			/* control characters and escapes made visible */
-			if (used + 2 > width)
-				break;
-			attrset(esc);
-			addch('^');
-			addch(u[i] == 0x7f ? '?' : u[i] + '@');
-			used += 2;
-			i++;
-		} else if (u[i] < 0x80) {
-			attrset(a);
-			addch(u[i]);
-			used++;
-			i++;
-		} else if ((l = utf8_seqlen(u + i, n - i)) != 0 &&
-		    !(l == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0) && t->utf8) {
+		} else if (v.kind == VIS_TEXT) {
 			wchar_t wc;
 			mbstate_t st;
-			int w;
 
 			memset(&st, 0, sizeof st);
-			if (mbrtowc(&wc, s + i, l, &st) != l || (w = wcwidth(wc)) < 0) {
+			if (mbrtowc(&wc, s + i, v.len, &st) != v.len || (w = wcwidth(wc)) < 0) {
 				w = 1;
 				wc = L'?';
 			}
@@ -232,18 +218,13 @@ tui_put(struct tui *t, int y, int x, int width, const char *s, size_t n,
 			attrset(a);
 			addnwstr(&wc, 1);
 			used += w;
-			i += l;
 		} else {
-			/* invalid UTF-8 or a C1 control: \xNN */
-			char hex[8];
-
-			if (used + 4 > width)
+			w = (int)strlen(v.show);
+			if (used + w > width)
 				break;
-			snprintf(hex, sizeof hex, "\\x%02x", u[i]);
 			attrset(esc);
-			addstr(hex);
-			used += 4;
-			i++;
+			addstr(v.show);
+			used += w;
 		}
 	}
 	attrset(A_NORMAL);
