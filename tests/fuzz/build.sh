@@ -22,7 +22,7 @@ set -eu
 if [ -z "${CORE_SOURCES:-}" ]; then
 	CORE_SOURCES=$(cd "$top_srcdir" && ls core/*.c)
 fi
-TARGETS="line rules theme config pipeline errorjson"
+: "${TARGETS:=$(cat "$top_srcdir/tests/fuzz/targets")}"
 
 if ! command -v "$FUZZ_CC" >/dev/null 2>&1; then
 	echo "make fuzz: $FUZZ_CC is not installed; no fuzz targets built" \

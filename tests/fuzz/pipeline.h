@@ -1,5 +1,6 @@
 /* pipeline.h: the whole engine over a folder of logs, for the targets that
- * feed it files: the shipped rules (loaded once), run_new, run_scan,
+ * feed it files: the shipped rules and a matcher over them (made once),
+ * run_new, run_scan,
  * incident_analyse and the JSON report, which must be valid JSON. */
 #ifndef RW_FUZZ_PIPELINE_H
 #define RW_FUZZ_PIPELINE_H
@@ -46,6 +47,32 @@ fz_rules(void)
 	}
 	notes_release(&ns);
 	return rb;
+}
+
+/* A matcher over fz_rules(), built and tuned once (on the rules' own
+ * examples, a stand-in for a run's logs): building one per input would be
+ * most of each input's time. */
+static inline struct matcher *
+fz_matcher(void)
+{
+	static struct matcher *m;
+	const struct rulebook *rb;
+	struct buf sample = BUF_INIT;
+	size_t i, j;
+
+	if (m != NULL)
+		return m;
+	rb = fz_rules();
+	m = matcher_new(rb);
+	for (i = 0; i < rb->nsigs; i++)
+		for (j = 0; j < rb->sigs[i]->examples.n; j++) {
+			buf_adds(&sample, rb->sigs[i]->examples.v[j]);
+			buf_addc(&sample, '\n');
+		}
+	if (sample.len > 0)
+		matcher_tune(m, sample.s, sample.len);
+	buf_release(&sample);
+	return m;
 }
 
 /* --- a strict JSON checker --------------------------------------------- */
@@ -243,11 +270,14 @@ fz_pipeline(const char *dir)
 	const struct analysis *an;
 	struct buf out = BUF_INIT;
 	char *why = NULL;
+	struct run_options opt;
 	struct run *r;
 	size_t bad;
 
 	FZ_CHECK(f != NULL);
-	r = run_new(rb, paths, 1, NULL, &why);
+	memset(&opt, 0, sizeof opt);
+	opt.matcher = fz_matcher();
+	r = run_new(rb, paths, 1, &opt, &why);
 	if (r == NULL) {
 		free(why);
 		return;

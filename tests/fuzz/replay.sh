@@ -11,7 +11,7 @@
 RW_RULES="$top_srcdir/rules"
 export RW_RULES
 
-for t in line rules theme config pipeline errorjson; do
+for t in $(cat "$top_srcdir/tests/fuzz/targets"); do
 	bin="$top_builddir/tests/fuzz/replay_$t"
 	corpus="$top_srcdir/tests/fuzz/corpus/fuzz_$t"
 	if [ ! -x "$bin" ]; then

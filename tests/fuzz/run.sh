@@ -12,7 +12,7 @@ if [ -z "${top_builddir:-}" ]; then	# a build tree here, else the source tree
 fi
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-line rules theme config pipeline errorjson}
+targets=${*:-$(cat "$top_srcdir/tests/fuzz/targets")}
 out="$top_builddir/tests/fuzz"
 RW_RULES="$top_srcdir/rules"
 export RW_RULES
