@@ -129,6 +129,30 @@ inline_flag(const char *pattern, char f)
 	return 0;
 }
 
+/* At p[i] == '[' inside a class: where a POSIX class such as "[:digit:]"
+ * ends (its last ']'), or i when it is not one. The rule is PCRE2's
+ * (check_posix_syntax): the "[:" needs its ":]" before any other ']' or
+ * "[:", else the '[' is a plain character of the class. */
+static size_t
+posix_class_end(const char *p, size_t n, size_t i)
+{
+	char t;
+	size_t j;
+
+	if (i + 1 >= n || (p[i + 1] != ':' && p[i + 1] != '.' && p[i + 1] != '='))
+		return i;
+	t = p[i + 1];
+	for (j = i + 2; j < n; j++) {
+		if (p[j] == '\\' && j + 1 < n && (p[j + 1] == ']' || p[j + 1] == '\\'))
+			j++;
+		else if ((p[j] == '[' && j + 1 < n && p[j + 1] == t) || p[j] == ']')
+			return i;
+		else if (p[j] == t && j + 1 < n && p[j + 1] == ']')
+			return j + 1;
+	}
+	return i;
+}
+
 static size_t
 skip_group(const char *p, size_t n, size_t i)
 {
@@ -148,15 +172,8 @@ skip_group(const char *p, size_t n, size_t i)
 			while (i < n && p[i] != ']') {
 				if (p[i] == '\\')
 					i++;
-				else if (p[i] == '[' && i + 1 < n && (p[i + 1] == ':' ||
-				    p[i + 1] == '.' || p[i + 1] == '=')) {
-					/* a POSIX class "[:digit:]" inside the class */
-					char end = p[i + 1];
-
-					for (i += 2; i + 1 < n && !(p[i] == end && p[i + 1] == ']'); i++)
-						;
-					i++;
-				}
+				else if (p[i] == '[')
+					i = posix_class_end(p, n, i);
 				i++;
 			}
 			i++;

@@ -27,6 +27,7 @@ source_new(const char *path, const char *name, enum source_kind kind,
 	src->rank = rank;
 	src->node = node;
 	src->nproc = nproc;
+	src->line_max = SOURCE_LINE_MAX;
 	linestate_init(&src->ls, rank, node, 0);
 	src->ls.nproc = nproc;
 	return src;
@@ -82,7 +83,7 @@ source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
 			continue;
 		}
 		if (src->carrylen == 0 && nl != NULL &&
-		    (size_t)(nl - p) <= SOURCE_LINE_MAX) {
+		    (size_t)(nl - p) <= src->line_max) {
 			size_t len = (size_t)(nl - p);
 
 			if (len > 0 && p[len - 1] == '\r')
@@ -97,17 +98,17 @@ source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
 		/* Partial line, or a line that spans reads, or a huge one. */
 		{
 			size_t take = nl ? (size_t)(nl - p) : (size_t)(end - p);
-			size_t room = SOURCE_LINE_MAX - src->carrylen;
+			size_t room = src->line_max - src->carrylen;
 
 			if (take > room) {
 				/* Over-long: keep its head, skip to the newline. */
 				src->carry = xgrow(src->carry, &src->carrycap,
-				    SOURCE_LINE_MAX, 1);
+				    src->line_max, 1);
 				memcpy(src->carry + src->carrylen, p, room);
-				src->carrylen = SOURCE_LINE_MAX;
+				src->carrylen = src->line_max;
 				notes_add(ns, NOTE_WARN, src->name, src->lineno + 1, 0,
-				    "line longer than %d KiB; matched on its first %d KiB",
-				    SOURCE_LINE_MAX / 1024, SOURCE_LINE_MAX / 1024);
+				    "line longer than %zu bytes; matched on its first %zu",
+				    src->line_max, src->line_max);
 				emit(src, src->carry, src->carrylen, src->offset, fn, arg, 1);
 				src->carrylen = 0;
 				if (nl == NULL) {

@@ -39,6 +39,7 @@ struct source {
 	int64_t		 mtime_ns;	/* st_mtim, to notice any change */
 	uint64_t	 offset;	/* bytes consumed, complete lines only */
 	uint64_t	 bytes;		/* bytes read in all */
+	size_t		 line_max;	/* SOURCE_LINE_MAX (less in tests) */
 	unsigned long	 lineno;	/* lines consumed */
 	struct linestate ls;
 	char		*carry;		/* partial last line */

@@ -4,9 +4,9 @@
  * file another host appends to a little at a time). Both must give the
  * same lines, offsets, numbers and truncation marks, with no newline
  * inside a line, no line longer than SOURCE_LINE_MAX, each line's bytes
- * where its offset says they are, and every byte accounted for. When the
- * first byte is odd the rest is repeated past SOURCE_LINE_MAX, so the
- * over-long line path is taken. */
+ * where its offset says they are, and every byte accounted for. The first
+ * byte sets the longest line kept whole (line_max, SOURCE_LINE_MAX in a
+ * run) to 1..256 bytes, so the over-long line path is taken too. */
 #include "config.h"
 
 #include "fuzz.h"
@@ -18,6 +18,7 @@ struct lines {
 	struct buf	 all;		/* "offset lineno truncated len:" + text, per line */
 	const char	*data;		/* the whole input */
 	size_t		 size;
+	size_t		 line_max;
 };
 
 static void
@@ -27,7 +28,7 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	struct lines *l = arg;
 
 	(void)src;
-	FZ_CHECK(len <= SOURCE_LINE_MAX);
+	FZ_CHECK(len <= l->line_max);
 	FZ_CHECK(memchr(text, '\n', len) == NULL);
 	FZ_CHECK(offset + len <= l->size);
 	/* the line is the file's bytes at its offset */
@@ -49,6 +50,7 @@ feed_all(const char *p, size_t n, const uint8_t *cuts, size_t ncuts, struct line
 	struct notes ns;
 	size_t at = 0, k = 0, piece;
 
+	src->line_max = l->line_max;
 	notes_init(&ns);
 	while (at < n) {
 		if (cuts == NULL)
@@ -75,7 +77,7 @@ feed_all(const char *p, size_t n, const uint8_t *cuts, size_t ncuts, struct line
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct lines whole = { BUF_INIT, NULL, 0 }, cut = { BUF_INIT, NULL, 0 };
+	struct lines whole = { BUF_INIT, NULL, 0, 0 }, cut = { BUF_INIT, NULL, 0, 0 };
 	size_t ncuts, n, i;
 	unsigned long nl1, nl2;
 	uint64_t off1, off2;
@@ -87,19 +89,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2 + ncuts)
 		return 0;
 	n = size - 2 - ncuts;
-	if (data[0] & 1) {
-		/* repeated past the longest line kept whole */
-		size_t reps = n ? (SOURCE_LINE_MAX + 2 * 4096) / n + 1 : 0, r;
-
-		text = malloc(n * reps + 1);
-		FZ_CHECK(text != NULL);
-		for (r = 0; r < reps; r++)
-			memcpy(text + r * n, data + 2 + ncuts, n);
-		n *= reps;
-	} else
-		text = fz_copy(data + 2 + ncuts, n);
+	text = fz_copy(data + 2 + ncuts, n);
 	whole.data = cut.data = text;
 	whole.size = cut.size = n;
+	whole.line_max = cut.line_max = (size_t)data[0] + 1;
 	feed_all(text, n, NULL, 0, &whole, &nl1, &off1);
 	feed_all(text, n, data + 2, ncuts, &cut, &nl2, &off2);
 	if (whole.all.len != cut.all.len || (whole.all.len > 0 &&

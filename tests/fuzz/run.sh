@@ -1,6 +1,8 @@
 #!/bin/sh
 # run.sh [SECONDS [TARGET...]]: run the fuzz targets make fuzz built, each
-# for SECONDS (default 60; make fuzz-run FUZZ_TIME=N runs this), on a copy
+# for SECONDS (default 60; make fuzz-run FUZZ_TIME=N runs this), or with
+# FUZZ_RUNS=N set, for N executions each (then SECONDS is an upper bound,
+# 0 for none: make fuzz-run FUZZ_RUNS=10000000 FUZZ_TIME=0), on a copy
 # of its corpus in tests/fuzz/work/<target>: libFuzzer adds the inputs it
 # finds to the first folder it is given, and the tree's corpus stays as it
 # is. Crashes, leaks and timeouts are saved in tests/fuzz/findings/<target>/;
@@ -30,9 +32,15 @@ for t in $targets; do
 	cp "$top_srcdir/tests/fuzz/corpus/fuzz_$t/"* "$work/"
 	dict=""
 	[ -f "$top_srcdir/tests/fuzz/fuzz_$t.dict" ] && dict="-dict=$top_srcdir/tests/fuzz/fuzz_$t.dict"
-	echo "== fuzz_$t, $secs s"
+	if [ -n "${FUZZ_RUNS:-}" ]; then
+		limit="-runs=$FUZZ_RUNS"
+		echo "== fuzz_$t, $FUZZ_RUNS runs$([ "$secs" -gt 0 ] && echo ", at most $secs s")"
+	else
+		limit=""
+		echo "== fuzz_$t, $secs s"
+	fi
 	# shellcheck disable=SC2086
-	"$bin" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
+	"$bin" -max_total_time="$secs" $limit -rss_limit_mb=2048 -timeout=10 \
 	    -print_final_stats=1 -artifact_prefix="$finds/" $dict "$work" \
 	    > "$out/work/$t.log" 2>&1
 	rc=$?
