@@ -53,16 +53,29 @@ local_mtime(const struct stat *sb)
 	return s.sec;
 }
 
+/* Hand a line to fn. A line is counted once however many pieces of it are
+ * handed on (a hole or an over-long head ends a piece, not the line):
+ * ends says whether this piece ends the file's line. */
 static void
 emit(struct source *src, const char *p, size_t n, uint64_t off,
-    source_line_fn fn, void *arg, int truncated)
+    source_line_fn fn, void *arg, int truncated, int ends)
 {
-	src->lineno++;
+	if (!src->midline)
+		src->lineno++;
+	src->midline = !ends;
 	fn(arg, src, p, n, off, src->lineno, truncated);
 }
 
-void
-source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
+/* The number of the line being read. */
+static unsigned long
+this_line(const struct source *src)
+{
+	return src->midline ? src->lineno : src->lineno + 1;
+}
+
+/* Bytes p[0..n) with no NUL in them. */
+static void
+feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
     source_line_fn fn, void *arg)
 {
 	const char *end = p + n, *nl;
@@ -78,6 +91,7 @@ source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
 				return;
 			}
 			src->skipping = 0;
+			src->midline = 0;
 			p = nl + 1;
 			src->offset = base + (uint64_t)(p - (end - n));
 			continue;
@@ -89,7 +103,7 @@ source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
 			if (len > 0 && p[len - 1] == '\r')
 				len--;	/* CRLF */
 			src->ls.cr_free = crfree;
-			emit(src, p, len, src->offset, fn, arg, 0);
+			emit(src, p, len, src->offset, fn, arg, 0, 1);
 			src->ls.cr_free = 0;
 			p = nl + 1;
 			src->offset = base + (uint64_t)(p - (end - n));
@@ -106,16 +120,22 @@ source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
 				    src->line_max, 1);
 				memcpy(src->carry + src->carrylen, p, room);
 				src->carrylen = src->line_max;
-				notes_add(ns, NOTE_WARN, src->name, src->lineno + 1, 0,
-				    "line longer than %zu bytes; matched on its first %zu",
-				    src->line_max, src->line_max);
-				emit(src, src->carry, src->carrylen, src->offset, fn, arg, 1);
+				if (src->line_max % 1024 == 0)
+					notes_add(ns, NOTE_WARN, src->name, this_line(src), 0,
+					    "line longer than %zu KiB; matched on its first %zu KiB",
+					    src->line_max / 1024, src->line_max / 1024);
+				else
+					notes_add(ns, NOTE_WARN, src->name, this_line(src), 0,
+					    "line longer than %zu bytes; matched on its first %zu",
+					    src->line_max, src->line_max);
+				emit(src, src->carry, src->carrylen, src->offset, fn, arg, 1, 0);
 				src->carrylen = 0;
 				if (nl == NULL) {
 					src->skipping = 1;
 					src->offset = base + n;
 					return;
 				}
+				src->midline = 0;
 				p = nl + 1;
 				src->offset = base + (uint64_t)(p - (end - n));
 				continue;
@@ -128,7 +148,7 @@ source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
 				return;
 			if (src->carrylen > 0 && src->carry[src->carrylen - 1] == '\r')
 				src->carrylen--;
-			emit(src, src->carry, src->carrylen, src->offset, fn, arg, 0);
+			emit(src, src->carry, src->carrylen, src->offset, fn, arg, 0, 1);
 			src->carrylen = 0;
 			p = nl + 1;
 			src->offset = base + (uint64_t)(p - (end - n));
@@ -136,11 +156,47 @@ source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
 	}
 }
 
+/* A run of NUL bytes is a block a crashed writer never wrote (a hole, on
+ * ext4 or NFS), or padding: it ends the text before it, which is handed on
+ * as a piece of its line, and is skipped. Text after it, up to the
+ * newline, is the rest of that line: the failure a restarted process
+ * appended after the hole is read, not buried in a 2 GB "line". */
+static void
+hole(struct source *src, size_t run, source_line_fn fn, void *arg)
+{
+	if (src->skipping)
+		src->skipping = 0;	/* the head was handed on already */
+	else if (src->carrylen > 0) {
+		emit(src, src->carry, src->carrylen, src->offset, fn, arg, 0, 0);
+		src->offset += src->carrylen;
+		src->carrylen = 0;
+	}
+	src->offset += run;
+}
+
+void
+source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
+    source_line_fn fn, void *arg)
+{
+	const char *end = p + n, *q;
+
+	while ((q = memchr(p, '\0', (size_t)(end - p))) != NULL) {
+		const char *t = q;
+
+		feed_text(src, p, (size_t)(q - p), ns, fn, arg);
+		while (t < end && *t == '\0')
+			t++;
+		hole(src, (size_t)(t - q), fn, arg);
+		p = t;
+	}
+	feed_text(src, p, (size_t)(end - p), ns, fn, arg);
+}
+
 void
 source_flush(struct source *src, source_line_fn fn, void *arg)
 {
 	if (src->carrylen > 0) {
-		emit(src, src->carry, src->carrylen, src->offset, fn, arg, 0);
+		emit(src, src->carry, src->carrylen, src->offset, fn, arg, 0, 1);
 		src->offset += src->carrylen;
 		src->carrylen = 0;
 	}
@@ -265,7 +321,7 @@ source_errorjson(struct source *src, const char *text, size_t len, struct notes 
 			if (p == msg && (s.flags & STAMP_TIME))
 				buf_printf(&line, "[%s] ", when);
 			buf_add(&line, p, nl ? (size_t)(nl - p) : strlen(p));
-			emit(src, line.s, line.len, 0, fn, arg, 0);
+			emit(src, line.s, line.len, 0, fn, arg, 0, 1);
 			if (nl == NULL || src->lineno >= ERRORJSON_LINES)
 				break;
 			p = nl + 1;
@@ -284,6 +340,7 @@ restart(struct source *src, struct notes *ns, const char *why)
 	src->offset = 0;
 	src->carrylen = 0;
 	src->skipping = 0;
+	src->midline = 0;
 	src->headlen = 0;
 	src->lineno = 0;
 }
@@ -423,7 +480,8 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		if (!src->noted_nul && memchr(buf, '\0', (size_t)r) != NULL) {
 			src->noted_nul = 1;
 			notes_add(ns, NOTE_INFO, src->name, 0, 0,
-			    "contains NUL bytes; they are treated as text");
+			    "contains NUL bytes (a block a crash left unwritten?); each run of them "
+			    "ends the text before it, and the text around them is read");
 		}
 		total += r;
 		src->bytes += (uint64_t)r;

@@ -45,6 +45,7 @@ struct source {
 	char		*carry;		/* partial last line */
 	size_t		 carrylen, carrycap;
 	int		 skipping;	/* inside an over-long line */
+	int		 midline;	/* a piece of the line being read was handed on */
 	int		 binary;	/* skipped as binary */
 	int		 failed;	/* could not be read (noted) */
 	int		 done;		/* read once and nothing can follow (stdin EOF, error.json) */
@@ -80,7 +81,9 @@ long long	 source_read_some(struct source *src, char *buf, struct notes *ns,
 		    uint64_t budget, int *more, source_line_fn fn, void *arg);
 /* Split bytes p[0..n), the next ones of the file after what was fed so
  * far, into lines for fn: what source_read does with each chunk it reads.
- * However the bytes are cut into calls, fn sees the same lines. */
+ * A run of NUL bytes (a crash's unwritten block) ends a piece of its line
+ * and is skipped; each piece is handed on with its line's number. However
+ * the bytes are cut into calls, fn sees the same lines. */
 void		 source_feed(struct source *src, const char *p, size_t n,
 		    struct notes *ns, source_line_fn fn, void *arg);
 /* A torchrun error.json's text[0..len): its message, one line per line

@@ -169,11 +169,19 @@ test_binary_nul_fifo(void **state)
 	assert_non_null(strstr(ns.v[0].text, "binary"));
 	source_free(s);
 	free(path);
-	/* one stray NUL in a text log: read as text, noted once */
+	/* a NUL run in a text log (a crash's unwritten block): the text around
+	 * it is read, in two pieces of the one line, with its number */
 	path = tu_write(dir, "nul.log", "a\nb\0c\nd\n", 8, 0);
 	s = source_new(path, "nul.log", SOURCE_LOG, 0, -1, 0);
 	source_read(s, buf, &ns, collect, &g);
-	assert_int_equal(g.n, 3);
+	assert_int_equal(g.n, 4);
+	assert_string_equal(g.lines[1], "b");
+	assert_string_equal(g.lines[2], "c");
+	assert_int_equal(g.linenos[1], 2);
+	assert_int_equal(g.linenos[2], 2);
+	assert_int_equal(g.linenos[3], 3);
+	assert_int_equal(g.offsets[2], 4);	/* "c" is at byte 4 */
+	assert_int_equal(s->offset, 8);
 	assert_false(s->binary);
 	source_free(s);
 	free(path);

@@ -2,8 +2,8 @@
  * source_read cuts each chunk it reads. The input is fed twice: whole, and
  * in the pieces its first bytes ask for (down to one byte: a pipe, or a
  * file another host appends to a little at a time). Both must give the
- * same lines, offsets, numbers and truncation marks, with no newline
- * inside a line, no line longer than SOURCE_LINE_MAX, each line's bytes
+ * same lines, offsets, numbers and truncation marks, with no newline or
+ * NUL inside a line, no line longer than SOURCE_LINE_MAX, each line's bytes
  * where its offset says they are, and every byte accounted for. The first
  * byte sets the longest line kept whole (line_max, SOURCE_LINE_MAX in a
  * run) to 1..256 bytes, so the over-long line path is taken too. */
@@ -30,6 +30,7 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	(void)src;
 	FZ_CHECK(len <= l->line_max);
 	FZ_CHECK(memchr(text, '\n', len) == NULL);
+	FZ_CHECK(memchr(text, '\0', len) == NULL);	/* NUL runs end pieces */
 	FZ_CHECK(offset + len <= l->size);
 	/* the line is the file's bytes at its offset */
 	FZ_CHECK(len == 0 || memcmp(l->data + offset, text, len) == 0);
