@@ -323,8 +323,7 @@ out_status(int status)
 static void
 on_stop(int sig)
 {
-	(void)sig;
-	stop = 1;
+	stop = sig;
 }
 
 static void
@@ -669,7 +668,34 @@ main(int argc, char **argv)
 		notes_release(&ns);
 		return status;
 	}
-	run_scan(r, 1);
+	/* SIGINT or SIGTERM while reading: say how far it got, and print no
+	 * report (a half-read run is no diagnosis), exit 128 + signal. */
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_stop;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
+	while (!stop && run_scan_step(r, 1 << 20, 1))
+		;
+	if (stop) {
+		char done[32];
+		size_t at = r->cursor < r->nsources ? r->cursor : r->nsources - 1;
+
+		buf_format_bytes(r->bytes, done, sizeof done);
+		fprintf(stderr, "rankwatch: interrupted (%s) while reading %s, file %zu of %zu, "
+		    "after %s; no report\n", stop == SIGINT ? "SIGINT" : "SIGTERM",
+		    r->sources[at]->name, at + 1, r->nsources, done);
+		status = 128 + stop;
+		run_free(r);
+		config_release(&cfg);
+		rulebook_free(rb);
+		notes_release(&ns);
+		return status;
+	}
+	run_scan(r, 1);	/* the pass's closing notes (and nothing left to read) */
 	if (run_readable(r) == 0 || r->incident->lines == 0) {
 		print_notes(&r->notes, NOTE_WARN);
 		if (run_readable(r) == 0)
