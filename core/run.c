@@ -514,7 +514,8 @@ run_readable(const struct run *r)
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nsources; i++)
-		if (!r->sources[i]->failed && !r->sources[i]->binary)
+		if ((!r->sources[i]->failed || r->sources[i]->ino != 0) &&
+		    !r->sources[i]->binary)
 			n++;
 	return n;
 }

@@ -202,7 +202,9 @@ source_flush(struct source *src, source_line_fn fn, void *arg)
 	}
 }
 
-/* A short look at the first bytes. In a log, NUL bytes come in runs where
+/* A short look at the first bytes. Terminal controls (ESC, BEL, BS, FF,
+ * VT) are text: progress bars and coloured logs are full of them. In a
+ * log, NUL bytes come in runs where
  * a crash mid-write (ext4, NFS) left a block zero-filled: those runs are
  * holes, not content. Binary is what the rest says: a checkpoint or core
  * file has NULs and control bytes scattered everywhere. */
@@ -228,14 +230,16 @@ looks_binary(const char *p, size_t n)
 			odd += j - i;
 			i = j - 1;
 		} else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != 0x1b &&
-		    c != '\b' && c != '\f' && c != '\v')
+		    c != '\a' && c != '\b' && c != '\f' && c != '\v')
 			odd++;
 		else
 			text++;
 	}
 	if (text == 0)
 		return odd > 0 || lim > 0;	/* nothing but NULs: no text to read */
-	return odd > 1 && odd * 100 > text + odd;	/* more than 1% of the content */
+	/* more than 1% of the content, and more than a stray few: a short log
+	 * with a terminal's escapes (ESC, BEL) in it is still a log */
+	return odd > 3 && odd * 100 > text + odd;
 }
 
 /* --- torchrun error.json --------------------------------------------- */
@@ -332,6 +336,20 @@ source_errorjson(struct source *src, const char *text, size_t len, struct notes 
 	buf_release(&line);
 }
 
+/* The file cannot be read now (what failed, and code: an errno value, or
+ * SOURCE_NOT_REGULAR): noted when the reason is new, not on every poll. */
+static void
+failure(struct source *src, struct notes *ns, int code, const char *what)
+{
+	if (src->failed != code) {
+		if (code == SOURCE_NOT_REGULAR)
+			notes_add(ns, NOTE_ERROR, src->name, 0, 0, "not a regular file; skipped");
+		else
+			notes_add(ns, NOTE_ERROR, src->name, 0, 0, "%s: %s", what, strerror(code));
+	}
+	src->failed = code;
+}
+
 /* The file was replaced or truncated: read it again from the top. */
 static void
 restart(struct source *src, struct notes *ns, const char *why)
@@ -389,25 +407,22 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 	if (src->kind == SOURCE_STDIN)
 		fd = 0;
 	else if ((fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0) {
-		if (!src->failed)
-			notes_add(ns, NOTE_ERROR, src->name, 0, 0, "cannot open: %s",
-			    strerror(errno));
-		src->failed = 1;
+		failure(src, ns, errno, "cannot open");
 		return -1;
 	}
 	if (fstat(fd, &sb) != 0) {
-		notes_add(ns, NOTE_ERROR, src->name, 0, 0, "cannot stat: %s", strerror(errno));
-		src->failed = 1;
+		failure(src, ns, errno, "cannot stat");
 		goto out;
 	}
 	if (src->kind != SOURCE_STDIN) {
 		if (!S_ISREG(sb.st_mode)) {
-			if (!src->failed)
-				notes_add(ns, NOTE_ERROR, src->name, 0, 0,
-				    "not a regular file; skipped");
-			src->failed = 1;
+			failure(src, ns, SOURCE_NOT_REGULAR, NULL);
 			total = -1;
 			goto out;
+		}
+		if (src->failed != 0) {
+			notes_add(ns, NOTE_INFO, src->name, 0, 0, "readable again");
+			src->failed = 0;
 		}
 		if (src->ino != 0 && (sb.st_ino != src->ino || sb.st_dev != src->dev)) {
 			/* the file read so far may live on under another name */
@@ -436,9 +451,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			goto out;
 		if (src->offset + src->carrylen > 0 &&
 		    lseek(fd, (off_t)(src->offset + src->carrylen), SEEK_SET) < 0) {
-			notes_add(ns, NOTE_ERROR, src->name, 0, 0, "cannot seek: %s",
-			    strerror(errno));
-			src->failed = 1;
+			failure(src, ns, errno, "cannot seek");
 			total = -1;
 			goto out;
 		}
@@ -453,9 +466,9 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
 		if (r < 0) {
-			notes_add(ns, NOTE_ERROR, src->name, src->lineno + 1, 0,
+			notes_add(ns, NOTE_ERROR, src->name, this_line(src), 0,
 			    "read error: %s", strerror(errno));
-			src->failed = 1;
+			src->failed = errno ? errno : EIO;
 			break;
 		}
 		if (r == 0) {

@@ -16,6 +16,7 @@
 
 #define SOURCE_LINE_MAX	(64 * 1024)	/* longer lines are matched on their head */
 #define SOURCE_CHUNK	(64 * 1024)
+#define SOURCE_NOT_REGULAR	(-1)	/* a source's failed: a FIFO, a device */
 
 enum source_kind {
 	SOURCE_LOG,
@@ -47,7 +48,8 @@ struct source {
 	int		 skipping;	/* inside an over-long line */
 	int		 midline;	/* a piece of the line being read was handed on */
 	int		 binary;	/* skipped as binary */
-	int		 failed;	/* could not be read (noted) */
+	int		 failed;	/* why it cannot be read now (noted): an errno
+					 * value, SOURCE_NOT_REGULAR; 0: it can */
 	int		 done;		/* read once and nothing can follow (stdin EOF, error.json) */
 	int		 noted_nul;
 	int		 noted_group;

@@ -255,7 +255,7 @@ ticks_save(const struct ticks *t, char **why)
 	if (slash != NULL)
 		*slash = '\0';
 	if (mkdirs(dir) != 0) {
-		*why = xasprintf("cannot create %s: %s", dir, strerror(errno));
+		*why = xasprintf("checklist not saved: %s (creating %s)", strerror(errno), dir);
 		free(dir);
 		return -1;
 	}
@@ -273,7 +273,7 @@ ticks_save(const struct ticks *t, char **why)
 	if (rc == 0 && rename(tmp, t->path) != 0)
 		rc = -1;
 	if (rc != 0) {
-		*why = xasprintf("cannot write %s: %s", t->path, strerror(errno));
+		*why = xasprintf("checklist not saved: %s (writing %s)", strerror(errno), t->path);
 		unlink(tmp);
 	}
 	free(tmp);

@@ -420,13 +420,23 @@ watch_run(struct run *r, int poll_ms, int jsonl)
 		if (out_errno != 0)
 			break;	/* the reader has gone */
 		while (!stop) {
-			int rc = poll(&pfd, pfd.fd >= 0 ? 1 : 0, watch_timeout(w));
+			/* the watch, and standard output: a pipe whose reader went
+			 * away reports POLLERR without a write (head -1 got its line) */
+			struct pollfd pf[2] = { pfd, { STDOUT_FILENO, 0, 0 } };
+			int rc = pfd.fd >= 0 ? poll(pf, 2, watch_timeout(w)) :
+			    poll(pf + 1, 1, watch_timeout(w));
 
 			if (rc < 0 && errno != EINTR)
 				break;
+			if (pf[1].revents & (POLLERR | POLLHUP)) {
+				out_errno = EPIPE;
+				break;
+			}
 			if (watch_check(w, &rescan))
 				break;
 		}
+		if (out_errno != 0)
+			break;
 		if (rescan) {
 			run_rediscover(r);
 			watch_refresh(w, (const char *const *)r->paths, r->npaths, &r->notes);

@@ -435,7 +435,7 @@ tui_export(struct tui *t, char **out, char **why)
 		fp = fopen(path, "w");
 	}
 	if (fp == NULL || fwrite(b.s, 1, b.len, fp) != b.len) {
-		*why = xasprintf("cannot write %s: %s", path, strerror(errno));
+		*why = xasprintf("not written: %s (%s)", strerror(errno), path);
 		if (fp)
 			fclose(fp);
 		free(path);
