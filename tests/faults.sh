@@ -166,10 +166,22 @@ rm -rf "$run"
 # 5. 10 million one-byte lines, then the failure.
 run="$TMP/5"
 mkdir -p "$run"
-{ stamp "00:00" "step 1"; yes a | head -n 10000000; echo "[rank0]: $oom"; } > "$run/rank0.log"
+{ stamp "00:00" "step 1"; yes a | head -n 10000000; echo "[2024-03-02 10:05:00,000] [rank0]: $oom"; } > "$run/rank0.log"
+stamp "00:00" "step 1" > "$run/rank1.log"
 timeout 120 "$RW" --report --format json "$run" > "$TMP/5.json" 2> "$TMP/5.err"; rc=$?
 check "5: 10M one-byte lines: the OOM after them is found (exit 1)" [ "$rc" -eq 1 ]
 check "5: ... at its line, 10,000,002" grep -q '"line": 10000002' "$TMP/5.json"
+# the console's log view holds 2M lines: opened at the failure, it holds
+# the lines around it, lands on it, and says what it holds
+WAIT_TRIES=300	# 60 s: a sanitizer build reads 10M lines slowly
+start l 120 30 "'$run'"
+wait_for l "following" >/dev/null
+keys l f Enter
+check "5: console: f Enter lands on the OOM, past 2M lines" wait_for l "rank0.log:10000002"
+check "5: ... and says what the view holds" wait_for l "of 10000002 lines (at most 2000000): rank0.log lines "
+check "5: ... in its title too" wait_for l "of 10000002 lines (the view holds 2000000)"
+WAIT_TRIES=50
+keys l q q
 rm -rf "$run"
 
 # 6. Terminal escapes in a log line shown in the console: OSC 52 (set the

@@ -26,10 +26,11 @@ start() {
 }
 screen() { T capture-pane -t "$1" -p; }
 keys() { s=$1; shift; T send-keys -t "$s" "$@"; sleep 0.3; }
-# wait_for SESSION TEXT: up to 10 s for TEXT to appear on the screen
+# wait_for SESSION TEXT: up to 10 s (WAIT_TRIES x 0.2 s) for TEXT to
+# appear on the screen
 wait_for() {
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt "${WAIT_TRIES:-50}" ]; do
 		screen "$1" | grep -qF -- "$2" && return 0
 		sleep 0.2; i=$((i + 1))
 	done

@@ -14,7 +14,7 @@
 #include "tui.h"
 #include "xmalloc.h"
 
-#define MERGED_MAX	2000000	/* lines kept in the merged view */
+#define MERGED_MAX	2000000	/* lines a view holds at most */
 
 struct logline {
 	uint64_t	off;
@@ -32,7 +32,18 @@ struct logview {
 	size_t		 n, cap;
 	int		 top, sel, hscroll;
 	int		 follow;
-	int		 truncated;
+	/* What the view holds of the lines it was asked for: MERGED_MAX at
+	 * most, around where it was opened (the line asked for, the time, the
+	 * end while following; else the first ones). */
+	size_t		 total;		/* lines of this view in the files */
+	size_t		 skipped;	/* of them, before the first one held */
+	int		 truncated;	/* lines after the last one held were left out */
+	int		 want_src;	/* the line to open at (-1: none) */
+	unsigned long	 want_line;
+	int64_t		 want_sec;	/* the time to open at (0: none) */
+	int		 want_end;	/* open at the end (following) */
+	int		 reached;	/* what it was opened at is held, */
+	size_t		 at;		/* here */
 	char		*search;
 	char		*filter;	/* show only lines containing it (like less's &) */
 	struct logline	*all;		/* the unfiltered lines while a filter is on */
@@ -74,9 +85,19 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	line_parse(&c->ls, text, len, &ln);
 	if (lv->rank >= 0 && ln.rank != lv->rank)
 		return;
+	lv->total++;
 	if (lv->n >= MERGED_MAX) {
-		lv->truncated = 1;
-		return;
+		/* held already, with a quarter of the view after it: done */
+		if (lv->reached && lv->at < MERGED_MAX / 4 * 3) {
+			lv->truncated = 1;
+			return;
+		}
+		/* not there yet, or too near the end: the first half goes */
+		memmove(lv->v, lv->v + MERGED_MAX / 2,
+		    (lv->n - MERGED_MAX / 2) * sizeof *lv->v);
+		lv->n -= MERGED_MAX / 2;
+		lv->skipped += MERGED_MAX / 2;
+		lv->at -= lv->reached ? MERGED_MAX / 2 : 0;
 	}
 	XGROW(lv->v, lv->cap, lv->n + 1);
 	l = &lv->v[lv->n++];
@@ -90,6 +111,12 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	if (ln.msglen > 0)
 		matcher_match(c->m, text, len, ln.msg, ln.msglen, on_role, c);
 	l->role = (uint8_t)c->best;
+	if (!lv->reached && ((lv->want_src >= 0 && (int)c->src == lv->want_src &&
+	    lineno >= lv->want_line) ||
+	    (lv->want_src < 0 && lv->want_sec > 0 && l->sec >= lv->want_sec))) {
+		lv->reached = 1;
+		lv->at = lv->n - 1;
+	}
 }
 
 static int
@@ -117,7 +144,9 @@ load(struct tui *t, struct logview *lv)
 	c.t = t;
 	c.lv = lv;
 	c.m = matcher_new(t->rb);
-	lv->n = 0;
+	lv->n = lv->total = lv->skipped = 0;
+	lv->truncated = 0;
+	lv->reached = lv->want_src < 0 && lv->want_sec == 0 && !lv->want_end;
 	for (i = 0; i < t->run->nsources; i++) {
 		struct source *orig = t->run->sources[i], *s;
 
@@ -141,7 +170,9 @@ load(struct tui *t, struct logview *lv)
 	free(buf);
 }
 
-static void
+/* Select the first line at or after sec; 0 (the last line selected)
+ * when there is none. */
+static int
 go_time(struct logview *lv, int64_t sec)
 {
 	size_t i;
@@ -149,9 +180,25 @@ go_time(struct logview *lv, int64_t sec)
 	for (i = 0; i < lv->n; i++)
 		if (lv->v[i].sec >= sec && lv->v[i].sec != 0) {
 			lv->sel = (int)i;
-			return;
+			return 1;
 		}
 	lv->sel = lv->n > 0 ? (int)lv->n - 1 : 0;
+	return 0;
+}
+
+/* Where what the view holds starts and ends, for the messages. */
+static void
+held_span(struct tui *t, const struct logview *lv, char *out, size_t len)
+{
+	const struct logline *a = &lv->v[0], *b = &lv->v[lv->n - 1];
+
+	if (lv->rank >= 0 || a->src == b->src)
+		snprintf(out, len, "%s lines %lu-%lu", t->run->sources[a->src]->name,
+		    (unsigned long)a->lineno, (unsigned long)b->lineno);
+	else
+		snprintf(out, len, "%s:%lu to %s:%lu", t->run->sources[a->src]->name,
+		    (unsigned long)a->lineno, t->run->sources[b->src]->name,
+		    (unsigned long)b->lineno);
 }
 
 void *
@@ -159,21 +206,42 @@ log_new(struct tui *t, int rank, int64_t sec, const char *file, unsigned long li
 {
 	struct logview *lv = xcalloc(1, sizeof *lv);
 	size_t i;
+	int found = 1;
+	char span[512];
 
 	lv->rank = rank;
+	lv->want_src = -1;
+	if (file != NULL)
+		for (i = 0; i < t->run->nsources; i++)
+			if (strcmp(t->run->sources[i]->name, file) == 0) {
+				lv->want_src = (int)i;
+				lv->want_line = line;
+				break;
+			}
+	lv->want_sec = sec;
 	load(t, lv);
 	if (file != NULL) {
+		found = 0;
 		for (i = 0; i < lv->n; i++)
 			if (lv->v[i].lineno == line &&
 			    strcmp(t->run->sources[lv->v[i].src]->name, file) == 0) {
 				lv->sel = (int)i;
+				found = 1;
 				break;
 			}
 	} else if (sec > 0)
-		go_time(lv, sec);
+		found = go_time(lv, sec);
 	lv->top = lv->sel - 3 > 0 ? lv->sel - 3 : 0;
-	if (lv->truncated)
-		tui_message(t, 1, "merged view holds the first %d lines", MERGED_MAX);
+	if (lv->n > 0 && (lv->skipped > 0 || lv->truncated)) {
+		held_span(t, lv, span, sizeof span);
+		if (!found)
+			tui_message(t, 1, "%s:%lu is not among the %d lines this view holds (%s of %zu)",
+			    file ? file : "the time asked for", line, MERGED_MAX, span, lv->total);
+		else
+			tui_message(t, 1, "this view holds %zu of %zu lines (at most %d): %s",
+			    lv->n, lv->total, MERGED_MAX, span);
+	} else if (!found && file != NULL)
+		tui_message(t, 1, "%s:%lu is not in this view (the file changed?)", file, line);
 	return lv;
 }
 
@@ -199,6 +267,7 @@ log_update(struct tui *t, struct view *v)
 		return;
 	if (lv->filter != NULL)
 		return;		/* a filtered view stays as it is */
+	lv->want_end = lv->follow || at_end;
 	load(t, lv);
 	if (lv->follow && lv->n > 0)
 		lv->sel = (int)lv->n - 1;
@@ -244,15 +313,20 @@ static void
 log_draw(struct tui *t, struct view *v)
 {
 	struct logview *lv = v->data;
-	char title[256], text[4096], when[40];
+	char title[256], text[4096], when[40], count[96];
 	int i, nvis = visible(), x;
 
+	if (lv->skipped > 0 || lv->truncated)
+		snprintf(count, sizeof count, "%zu of %zu lines (the view holds %d)", lv->n,
+		    lv->total, MERGED_MAX);
+	else
+		snprintf(count, sizeof count, "%zu lines", lv->n);
 	if (lv->rank >= 0)
-		snprintf(title, sizeof title, " rank %d  %zu lines%s%s%s", lv->rank, lv->n,
+		snprintf(title, sizeof title, " rank %d  %s%s%s%s", lv->rank, count,
 		    lv->follow ? "  following" : "", lv->filter ? "  filter: " : "",
 		    lv->filter ? lv->filter : "");
 	else
-		snprintf(title, sizeof title, " all ranks merged by time  %zu lines%s%s%s", lv->n,
+		snprintf(title, sizeof title, " all ranks merged by time  %s%s%s%s", count,
 		    lv->follow ? "  following" : "", lv->filter ? "  filter: " : "",
 		    lv->filter ? lv->filter : "");
 	tui_fill(t, 0, 0, COLS, TR_HEADER);
