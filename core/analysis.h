@@ -33,11 +33,20 @@ struct passes {
 	const struct event	**co;		/* the initiating event first, then ranks tied with it */
 	size_t			  nco;
 	const struct event	 *first_coll;	/* earliest collateral event, timed or not */
-	double			 *score;	/* suspects: per rank */
-	unsigned char		 *blamed;	/* pointed at by a condition */
+	/* suspects: the ranks scored, each with its score, whether a
+	 * condition blamed it, and why; at[rank] is its index (only ranks the
+	 * evidence names are here, however high their numbers) */
+	int			 *srank;
+	double			 *score;
+	unsigned char		 *blamed;
 	struct buf		 *why;
-	size_t			  nscore;
+	size_t			  nscore, capscore;
+	struct imap		  at;
 };
+
+/* A rank's suspect score, 0 when it has none (suspects.c). */
+double	passes_score(const struct passes *p, int rank);
+int	passes_blamed(const struct passes *p, int rank);
 
 /* attribute.c: give unranked events the rank their line names (a launcher
  * line's rank, local rank or pid; a kernel line's GPU), and work out the
@@ -58,8 +67,10 @@ int	order_before(const struct event *a, const struct event *b);
 /* The latest an event can have happened; 0 when unbounded. */
 int	order_upper_bound(const struct event *ev, struct stamp *out);
 
-/* suspects.c: score ranks (p->score, p->why), then an->suspects. */
+/* suspects.c: score ranks (p->score, p->why), then an->suspects.
+ * passes_release frees what it left in p. */
 void	suspects_score(struct incident *in, struct analysis *an, struct passes *p);
+void	passes_release(struct passes *p);
 
 /* verdict.c: an->verdict, each rank's role, an->confidence, an->reason. */
 void	verdict_decide(struct incident *in, struct analysis *an, struct passes *p);

@@ -130,12 +130,12 @@ pid_table(const struct incident *in, size_t *np)
 	struct pidrank *v = NULL;
 	size_t n = 0, cap = 0, i;
 
-	for (i = 0; i < in->nranks; i++)
-		if (in->ranks[i] != NULL && in->ranks[i]->pid >= 0) {
+	for (i = 0; i < in->rank_n; i++)
+		if (in->rank_v[i]->pid >= 0) {
 			XGROW(v, cap, n + 1);
-			v[n].pid = in->ranks[i]->pid;
-			v[n].rank = (int)i;
-			v[n++].host = in->ranks[i]->host;
+			v[n].pid = in->rank_v[i]->pid;
+			v[n].rank = in->rank_v[i]->rank;
+			v[n++].host = in->rank_v[i]->host;
 		}
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
@@ -363,16 +363,13 @@ establish_world(const struct incident *in, struct analysis *an)
 				an->world_from = k == 0 ? "the world size the logs print" :
 				    "the size of the largest NCCL communicator";
 			}
-	if (best > 0 && (size_t)best >= in->nranks) {
+	if (best > 0 && best >= in->top) {
 		an->world = (int)best;
 		return;
 	}
 	an->world_from = NULL;
-	for (i = 0; i < in->nranks; i++)
-		if (in->ranks[i] == NULL || in->ranks[i]->lines == 0)
-			break;
-	if (i == in->nranks) {
-		an->world = (int)in->nranks;
+	if (in->top > 0 && incident_active_ranks(in) == (size_t)in->top) {
+		an->world = in->top;
 		an->world_from = "every rank up to the highest wrote";
 		return;
 	}
@@ -400,11 +397,9 @@ establish_world(const struct incident *in, struct analysis *an)
 			else if (ev->line_rank != r0)
 				several = 1;
 		}
-		for (i = 0; i < in->nranks; i++)
-			if (in->ranks[i] != NULL && in->ranks[i]->lines > 0)
-				seen++;
-		if (several && file != NULL && 2 * seen >= in->nranks) {
-			an->world = (int)in->nranks;
+		seen = incident_active_ranks(in);
+		if (several && file != NULL && 2 * seen >= (size_t)in->top) {
+			an->world = in->top;
 			an->world_from = "one log carries the ranks' output";
 		}
 	}
@@ -418,11 +413,12 @@ attribute_events(struct incident *in, struct analysis *an)
 	size_t i, npids;
 
 	in->multi_hosts = 0;
-	for (i = 0; i < in->nranks; i++)
-		if (in->ranks[i] != NULL && in->ranks[i]->host != NULL) {
+	incident_sort(in);	/* h0: the lowest rank's host */
+	for (i = 0; i < in->rank_n; i++)
+		if (in->rank_v[i]->host != NULL) {
 			if (h0 == NULL)
-				h0 = in->ranks[i]->host;
-			else if (strcmp(h0, in->ranks[i]->host) != 0)
+				h0 = in->rank_v[i]->host;
+			else if (strcmp(h0, in->rank_v[i]->host) != 0)
 				in->multi_hosts = 1;
 		}
 	for (i = 0; i < in->nevents; i++) {

@@ -186,17 +186,15 @@ static int
 outlier_from_stats(const struct incident *in, const struct condition *c,
     struct condresult *r)
 {
-	double *vals = xmalloc(sizeof *vals * (in->nranks + 1));
-	int *rk = xmalloc(sizeof *rk * (in->nranks + 1));
+	double *vals = xmalloc(sizeof *vals * (in->rank_n + 1));
+	int *rk = xmalloc(sizeof *rk * (in->rank_n + 1));
 	size_t i, j, k, nr = 0;
 
-	for (i = 0; i < in->nranks; i++) {
-		const struct rankstate *rs = in->ranks[i];
+	for (i = 0; i < in->rank_n; i++) {
+		const struct rankstate *rs = in->rank_v[i];
 		double sum = 0;
 		uint32_t cnt = 0;
 
-		if (rs == NULL)
-			continue;
 		for (j = 0; j < rs->nnums; j++)
 			for (k = 0; k < c->nfromsig; k++)
 				if (rs->nums[j].sig == c->fromsig[k]->index &&
@@ -207,7 +205,7 @@ outlier_from_stats(const struct incident *in, const struct condition *c,
 		if (cnt == 0)
 			continue;
 		vals[nr] = sum / cnt;
-		rk[nr++] = (int)i;
+		rk[nr++] = rs->rank;
 	}
 	outlier(c, vals, rk, nr, r);
 	free(vals);
@@ -293,7 +291,7 @@ eval_condition(const struct incident *in, const struct condition *c,
     struct condresult *r)
 {
 	struct tuple *t;
-	unsigned char *has = xcalloc(in->nranks + 1, 1);
+	unsigned char *has = xcalloc(in->rank_n + 1, 1);	/* by rank's k */
 	unsigned char *from = xcalloc(in->rb->nsigs + 1, 1);	/* by signature index */
 	size_t *idx;
 	size_t i, x, nidx = 0, n = 0, nr = 0;
@@ -336,9 +334,13 @@ eval_condition(const struct incident *in, const struct condition *c,
 		if (c->group_id < 0 && c->test == TEST_BEHIND && pg >= 0 &&
 		    event_fact(ev, pg) != NULL)
 			g = event_fact(ev, pg);
-		if (!has[ev->rank]) {
-			has[ev->rank] = 1;
-			nr++;
+		{
+			const struct rankstate *rs = incident_rank(in, ev->rank);
+
+			if (rs != NULL && !has[rs->k]) {
+				has[rs->k] = 1;
+				nr++;
+			}
 		}
 		t[n].group = g;
 		t[n].value = v ? v : "";
@@ -366,13 +368,13 @@ eval_condition(const struct incident *in, const struct condition *c,
 			size_t miss = 0;
 			int first = -1;
 
-			for (i = 0; i < in->nranks; i++)
-				if (incident_is_active(in, (int)i) && !has[i]) {
+			for (i = 0; i < in->rank_n; i++)
+				if (in->rank_v[i]->lines > 0 && !has[i]) {
 					if (first < 0)
-						first = (int)i;
+						first = in->rank_v[i]->rank;
 					miss++;
 					if (c->blame == BLAME_MISSING)
-						blame_add(r, (int)i);
+						blame_add(r, in->rank_v[i]->rank);
 				}
 			if (miss > 0) {
 				r->met = 1;

@@ -26,10 +26,10 @@ void
 diagnose_entries(struct incident *in, struct analysis *an)
 {
 	const struct rulebook *rb = in->rb;
-	size_t i, j, k, nr = in->nranks + 1;
+	size_t i, j, k, nr = in->rank_n + 1;
 	const struct event **first = xcalloc(rb->nsigs + 1, sizeof *first);
 	size_t *entry_of = xcalloc(rb->nsigs + 1, sizeof *entry_of);
-	unsigned char *rr = xcalloc(rb->nentries * nr + 1, 1);	/* entry x rank: role bits */
+	unsigned char *rr = xcalloc(rb->nentries * nr + 1, 1);	/* entry x rank (k): role bits */
 
 	/* One pass over the events: each signature's first event, and which
 	 * ranks each entry's events came from, by role. */
@@ -39,11 +39,12 @@ diagnose_entries(struct incident *in, struct analysis *an)
 	for (k = 0; k < in->nevents; k++) {
 		const struct event *ev = in->events[k];
 		size_t si = ev->sig->index;
+		const struct rankstate *rs = ev->rank >= 0 ? incident_rank(in, ev->rank) : NULL;
 
 		if (first[si] == NULL || event_cmp_time(ev, first[si]) < 0)
 			first[si] = ev;
-		if (ev->rank >= 0 && (size_t)ev->rank < in->nranks)
-			rr[entry_of[si] * nr + (size_t)ev->rank] |= (unsigned char)(1 << ev->sig->role);
+		if (rs != NULL)
+			rr[entry_of[si] * nr + rs->k] |= (unsigned char)(1 << ev->sig->role);
 	}
 	an->diags = xcalloc(rb->nentries + 1, sizeof *an->diags);
 	for (i = 0; i < rb->nentries; i++) {
@@ -92,7 +93,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 			d.owns_initiating = 1;
 			d.evidence += 4;
 		}
-		for (k = 0; k < in->nranks; k++)
+		for (k = 0; k < in->rank_n; k++)
 			if (er[k]) {
 				d.ranks++;
 				if (er[k] & (1 << ROLE_INITIATING))

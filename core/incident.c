@@ -84,12 +84,12 @@ incident_free(struct incident *in)
 	if (in == NULL)
 		return;
 	analysis_release(&in->an);
-	for (i = 0; i < in->nranks; i++)
-		if (in->ranks[i] != NULL) {
-			rankstate_release(in->ranks[i]);
-			free(in->ranks[i]);
-		}
-	free(in->ranks);
+	for (i = 0; i < in->rank_n; i++) {
+		rankstate_release(in->rank_v[i]);
+		free(in->rank_v[i]);
+	}
+	free(in->rank_v);
+	imap_release(&in->rank_at);
 	rankstate_release(&in->unattributed);
 	for (i = 0; i < in->nevents; i++)
 		event_free(in->events[i]);
@@ -104,11 +104,13 @@ incident_free(struct incident *in)
 struct rankstate *
 incident_rank(const struct incident *in, int rank)
 {
+	size_t k;
+
 	if (rank < 0)
 		return (struct rankstate *)&in->unattributed;
-	if ((size_t)rank >= in->nranks)
+	if (!imap_get(&in->rank_at, rank, &k))
 		return NULL;
-	return in->ranks[rank];
+	return in->rank_v[k];
 }
 
 struct rankstate *
@@ -118,24 +120,45 @@ incident_rank_slot(struct incident *in, int rank)
 
 	if (rank < 0 || rank >= INCIDENT_MAX_RANK)
 		return &in->unattributed;
-	if ((size_t)rank >= in->capranks) {
-		size_t n = in->capranks ? in->capranks : 16;
-
-		while (n <= (size_t)rank)
-			n *= 2;
-		in->ranks = xrealloc(in->ranks, n * sizeof *in->ranks);
-		memset(in->ranks + in->capranks, 0, (n - in->capranks) * sizeof *in->ranks);
-		in->capranks = n;
-	}
-	if ((size_t)rank >= in->nranks)
-		in->nranks = (size_t)rank + 1;
-	if ((rs = in->ranks[rank]) == NULL) {
-		rs = in->ranks[rank] = xcalloc(1, sizeof *rs);
-		rs->rank = rank;
-		rs->step = -1;
-		rs->pid = -1;
-	}
+	if ((rs = incident_rank(in, rank)) != NULL)
+		return rs;
+	rs = xcalloc(1, sizeof *rs);
+	rs->rank = rank;
+	rs->step = -1;
+	rs->pid = -1;
+	XGROW(in->rank_v, in->rank_cap, in->rank_n + 1);
+	rs->k = in->rank_n;
+	in->rank_v[in->rank_n++] = rs;
+	imap_set(&in->rank_at, rank, rs->k);
+	if (in->rank_n > 1 && in->rank_v[in->rank_n - 2]->rank > rank)
+		in->rank_sorted = 0;
+	if (rank >= in->top)
+		in->top = rank + 1;
 	return rs;
+}
+
+static int
+rankstate_cmp(const void *a, const void *b)
+{
+	const struct rankstate *x = *(struct rankstate *const *)a;
+	const struct rankstate *y = *(struct rankstate *const *)b;
+
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+void
+incident_sort(struct incident *in)
+{
+	size_t k;
+
+	if (in->rank_sorted)
+		return;
+	qsort(in->rank_v, in->rank_n, sizeof *in->rank_v, rankstate_cmp);
+	for (k = 0; k < in->rank_n; k++) {
+		in->rank_v[k]->k = k;
+		imap_set(&in->rank_at, in->rank_v[k]->rank, k);
+	}
+	in->rank_sorted = 1;
 }
 
 size_t
@@ -143,8 +166,8 @@ incident_active_ranks(const struct incident *in)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < in->nranks; i++)
-		if (in->ranks[i] != NULL && in->ranks[i]->lines > 0)
+	for (i = 0; i < in->rank_n; i++)
+		if (in->rank_v[i]->lines > 0)
 			n++;
 	return n;
 }
@@ -205,9 +228,8 @@ bin_of(struct incident *in, int64_t sec)
 	    TIMELINE_BINS > new0 + neww * TIMELINE_BINS)
 		neww *= 2;
 	rebin_one(&in->unattributed, in->bin0, in->binw, new0, neww);
-	for (i = 0; i < (int64_t)in->nranks; i++)
-		if (in->ranks[i] != NULL)
-			rebin_one(in->ranks[i], in->bin0, in->binw, new0, neww);
+	for (i = 0; i < (int64_t)in->rank_n; i++)
+		rebin_one(in->rank_v[i], in->bin0, in->binw, new0, neww);
 	in->bin0 = new0;
 	in->binw = neww;
 	return (size_t)((sec - in->bin0) / in->binw);
@@ -448,13 +470,13 @@ ranks_compress(const int *ranks, size_t n)
 char *
 incident_ranks_with_role(const struct incident *in, enum rank_role r)
 {
-	int *v = xmalloc(sizeof *v * (in->nranks + 1));
+	int *v = xmalloc(sizeof *v * (in->rank_n + 1));
 	size_t i, n = 0;
 	char *s;
 
-	for (i = 0; i < in->nranks; i++)
-		if (in->ranks[i] != NULL && in->ranks[i]->role == r)
-			v[n++] = (int)i;
+	for (i = 0; i < in->rank_n; i++)	/* in rank order: after an analysis */
+		if (in->rank_v[i]->role == r)
+			v[n++] = in->rank_v[i]->rank;
 	s = ranks_compress(v, n);
 	free(v);
 	return s;
@@ -463,8 +485,9 @@ incident_ranks_with_role(const struct incident *in, enum rank_role r)
 int
 incident_is_active(const struct incident *in, int rank)
 {
-	return rank >= 0 && (size_t)rank < in->nranks && in->ranks[rank] != NULL &&
-	    in->ranks[rank]->lines > 0;
+	const struct rankstate *rs = rank >= 0 ? incident_rank(in, rank) : NULL;
+
+	return rs != NULL && rs->lines > 0;
 }
 
 /* Quality of an event's time for ordering: own time beats an inherited
@@ -508,21 +531,30 @@ incident_host(const struct incident *in, int rank)
 
 /* Group event indices by rank (counting sort), so that per-rank questions
  * cost that rank's events, not all of them. */
+/* An event's group for index_by_rank: 0 no rank, 1 + its rank's k. */
+static size_t
+event_group(const struct incident *in, const struct event *ev)
+{
+	const struct rankstate *rs = ev->rank >= 0 ? incident_rank(in, ev->rank) : NULL;
+
+	return rs != NULL ? rs->k + 1 : 0;
+}
+
 static void
 index_by_rank(struct incident *in)
 {
-	size_t i, n = in->nranks + 2;
+	size_t i, n = in->rank_n + 2;
 
 	free(in->byrank);
 	free(in->rankstart);
 	in->byrank = xmalloc(sizeof *in->byrank * (in->nevents + 1));
 	in->rankstart = xcalloc(n + 1, sizeof *in->rankstart);
 	for (i = 0; i < in->nevents; i++)
-		in->rankstart[(size_t)(in->events[i]->rank + 1) + 1]++;
+		in->rankstart[event_group(in, in->events[i]) + 1]++;
 	for (i = 1; i <= n; i++)
 		in->rankstart[i] += in->rankstart[i - 1];
 	for (i = 0; i < in->nevents; i++) {
-		size_t r = (size_t)(in->events[i]->rank + 1);
+		size_t r = event_group(in, in->events[i]);
 
 		in->byrank[in->rankstart[r]++] = i;
 	}
@@ -557,9 +589,11 @@ index_by_sig(struct incident *in)
 void
 incident_rank_events(const struct incident *in, int rank, size_t *lo, size_t *hi)
 {
-	size_t r = (size_t)(rank + 1);
+	const struct rankstate *rs = rank >= 0 ? incident_rank(in, rank) : NULL;
+	size_t r = rs != NULL ? rs->k + 1 : 0;
 
-	if (in->rankstart == NULL || rank + 1 < 0 || r + 1 > in->nranks + 1) {
+	if (in->rankstart == NULL || rank < -1 || (rank >= 0 && rs == NULL) ||
+	    r + 1 > in->rank_n + 1) {
 		*lo = *hi = 0;
 		return;
 	}
@@ -653,7 +687,8 @@ incident_analyse(struct incident *in)
 		return an;
 	analysis_release(an);
 	memset(&p, 0, sizeof p);
-	attribute_events(in, an);
+	attribute_events(in, an);	/* may add ranks the logs name */
+	incident_sort(in);
 	incident_index(in);
 	conditions_evaluate(in, an);
 	order_choose(in, an, &p);
@@ -662,10 +697,7 @@ incident_analyse(struct incident *in)
 	verdict_roles(in, an, &p);
 	diagnose_entries(in, an);
 	verdict_explain(in, an, &p);
-	free(p.score);
-	free(p.blamed);
-	free(p.why);
-	free(p.co);
+	passes_release(&p);
 	an->multi_host = in->multi_hosts;	/* attribute_events compared the hosts */
 	in->analysed = 1;
 	return an;

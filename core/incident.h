@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "imap.h"
 #include "rulebook.h"
 
 #define INCIDENT_MAX_RANK	(1 << 20)
@@ -46,6 +47,7 @@ struct numstat {
 
 struct rankstate {
 	int		 rank;
+	size_t		 k;		/* its index in incident.rank_v */
 	unsigned long	 lines;
 	uint64_t	 bytes;
 	struct stamp	 first, last;	/* first and last line with a time of its own */
@@ -113,9 +115,14 @@ struct analysis {
 
 struct incident {
 	const struct rulebook	*rb;
-	struct rankstate	**ranks;	/* indexed by rank */
-	size_t			  nranks;	/* highest rank + 1 */
-	size_t			  capranks;	/* ranks[] allocated */
+	/* Every rank the run shows (a line, an event), and only those: in
+	 * rank order once incident_sort has run (incident_analyse does), and
+	 * an analysis pass's per-rank arrays are indexed like it (by k). */
+	struct rankstate	**rank_v;
+	size_t			  rank_n, rank_cap;
+	struct imap		  rank_at;	/* rank -> index in rank_v */
+	int			  rank_sorted;
+	int			  top;		/* highest rank + 1 */
 	struct rankstate	  unattributed;
 	struct event		**events;
 	size_t			  nevents, capevents;
@@ -161,7 +168,11 @@ void		 incident_bound_event(struct incident *in, const struct event_ref *ref,
  * next add or analyse. */
 const struct analysis *incident_analyse(struct incident *in);
 
+/* A rank's state (the unattributed lines' for rank < 0), NULL when the run
+ * has not shown it. */
 struct rankstate *incident_rank(const struct incident *in, int rank);
+/* Put rank_v in rank order (and each k): before iterating it. */
+void		 incident_sort(struct incident *in);
 /* Number of ranks that wrote at least one line. */
 size_t		 incident_active_ranks(const struct incident *in);
 

@@ -80,16 +80,14 @@ order_upper_bound(const struct event *ev, struct stamp *out)
 static void
 choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
 {
-	const struct event **cand = xcalloc(in->nranks + 1, sizeof *cand);
+	const struct event **cand = xcalloc(in->rank_n + 1, sizeof *cand);
 	size_t n = 0, i, j;
 	const struct event *first = NULL;
 
-	for (i = 0; i < in->nranks; i++) {
+	for (i = 0; i < in->rank_n; i++) {
 		const struct event *ev;
 
-		if (in->ranks[i] == NULL)
-			continue;
-		if ((ev = first_failure_of_rank(in, (int)i)) != NULL)
+		if ((ev = first_failure_of_rank(in, in->rank_v[i]->rank)) != NULL)
 			cand[n++] = ev;
 	}
 	p->co = cand;

@@ -62,13 +62,13 @@ roles_line(const struct incident *in, enum rank_role r)
 static void
 coverage(struct buf *b, const struct incident *in, const struct analysis *an)
 {
-	int *v = xmalloc(sizeof *v * (in->nranks + 1));
+	int *v = xmalloc(sizeof *v * (in->rank_n + 1));
 	size_t i, n = 0;
 	char *list;
 
-	for (i = 0; i < in->nranks; i++)
-		if (in->ranks[i] != NULL && in->ranks[i]->lines > 0)
-			v[n++] = (int)i;
+	for (i = 0; i < in->rank_n; i++)	/* in rank order: after an analysis */
+		if (in->rank_v[i]->lines > 0)
+			v[n++] = in->rank_v[i]->rank;
 	list = ranks_compress(v, n);
 	if (an->world > 0)
 		buf_printf(b, "World: %d ranks (%s); the logs cover ranks %s\n", an->world,
@@ -381,11 +381,9 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 		buf_adds(b, d->nevidence ? "\n      ]}" : "]}");
 	}
 	buf_adds(b, an->ndiags ? "\n  ],\n  \"ranks\": [" : "],\n  \"ranks\": [");
-	for (i = n = 0; i < in->nranks; i++) {
-		const struct rankstate *rs = in->ranks[i];
+	for (i = n = 0; i < in->rank_n; i++) {
+		const struct rankstate *rs = in->rank_v[i];
 
-		if (rs == NULL)
-			continue;
 		buf_adds(b, n++ ? ",\n    " : "\n    ");
 		buf_printf(b, "{\"rank\": %d, \"role\": ", rs->rank);
 		js(b, rank_role_name(rs->role));

@@ -16,15 +16,81 @@
 /* --- suspects ------------------------------------------------------------- */
 
 
-static void
-suspect_add(struct passes *p, int rank, double score, const char *why)
+/* The index of rank's score in p, made when new. */
+static size_t
+score_at(struct passes *p, int rank)
 {
-	if (rank < 0 || (size_t)rank >= p->nscore)
+	size_t j;
+
+	if (imap_get(&p->at, rank, &j))
+		return j;
+	if (p->nscore == p->capscore) {
+		size_t cap = p->capscore;
+
+		p->srank = xgrow(p->srank, &cap, p->nscore + 1, sizeof *p->srank);
+		cap = p->capscore;
+		p->score = xgrow(p->score, &cap, p->nscore + 1, sizeof *p->score);
+		cap = p->capscore;
+		p->blamed = xgrow(p->blamed, &cap, p->nscore + 1, sizeof *p->blamed);
+		cap = p->capscore;
+		p->why = xgrow(p->why, &cap, p->nscore + 1, sizeof *p->why);
+		p->capscore = cap;
+	}
+	j = p->nscore++;
+	p->srank[j] = rank;
+	p->score[j] = 0;
+	p->blamed[j] = 0;
+	buf_init(&p->why[j]);
+	imap_set(&p->at, rank, j);
+	return j;
+}
+
+double
+passes_score(const struct passes *p, int rank)
+{
+	size_t j;
+
+	return rank >= 0 && imap_get(&p->at, rank, &j) ? p->score[j] : 0;
+}
+
+int
+passes_blamed(const struct passes *p, int rank)
+{
+	size_t j;
+
+	return rank >= 0 && imap_get(&p->at, rank, &j) ? p->blamed[j] : 0;
+}
+
+void
+passes_release(struct passes *p)
+{
+	size_t j;
+
+	for (j = 0; j < p->nscore; j++)
+		buf_release(&p->why[j]);
+	free(p->srank);
+	free(p->score);
+	free(p->blamed);
+	free(p->why);
+	imap_release(&p->at);
+	free(p->co);
+}
+
+/* Ranks below the highest the run shows can be scored; a higher number
+ * pointed at is not a rank of this run as far as the logs tell. */
+static void
+suspect_add(const struct incident *in, struct passes *p, int rank, double score,
+    const char *why)
+{
+	size_t j;
+
+	if (rank < 0 || rank >= in->top)
 		return;
-	p->score[rank] += score;
-	if (p->why[rank].len)
-		buf_adds(&p->why[rank], "; ");
-	buf_adds(&p->why[rank], why);
+	j = score_at(p, rank);
+	p->score[j] += score;
+	if (p->why[j].len)
+		buf_adds(&p->why[j], "; ");
+	buf_adds(&p->why[j], why);
 }
 
 static const struct incident *sort_in;
@@ -67,8 +133,8 @@ describe_event(struct buf *b, const struct event *ev)
 static void
 points_at(struct incident *in, struct passes *p)
 {
-	unsigned char *seen = xcalloc(p->nscore + 1, 1);
-	size_t i;
+	struct imap seen = IMAP_INIT;	/* ranks pointed at already */
+	size_t i, dummy;
 
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
@@ -82,20 +148,20 @@ points_at(struct incident *in, struct passes *p)
 		while (incident_next_rank(&v, &r)) {
 			char *w;
 
-			if (r < 0 || (size_t)r >= p->nscore || r == ev->rank || seen[r])
+			if (r < 0 || r >= in->top || r == ev->rank || imap_get(&seen, (int)r, &dummy))
 				continue;
-			seen[r] = 1;
+			imap_set(&seen, (int)r, 0);
 			if (ev->rank >= 0)
 				w = xasprintf("rank %d's line points at it (%s, %s:%lu)", ev->rank,
 				    what, ev->file, ev->lineno);
 			else
 				w = xasprintf("a line points at it (%s, %s:%lu)", what, ev->file,
 				    ev->lineno);
-			suspect_add(p, (int)r, 3, w);
+			suspect_add(in, p, (int)r, 3, w);
 			free(w);
 		}
 	}
-	free(seen);
+	imap_release(&seen);
 }
 
 /* The latest own times of all ranks, the two latest kept: "the other
@@ -113,19 +179,19 @@ latest_init(const struct incident *in, struct latest *l)
 
 	l->t[0] = l->t[1] = NULL;
 	l->rank[0] = l->rank[1] = -1;
-	for (i = 0; i < in->nranks; i++) {
-		const struct rankstate *rs = in->ranks[i];
+	for (i = 0; i < in->rank_n; i++) {
+		const struct rankstate *rs = in->rank_v[i];
 
-		if (rs == NULL || !(rs->last.flags & STAMP_TIME))
+		if (!(rs->last.flags & STAMP_TIME))
 			continue;
 		if (l->t[0] == NULL || stamp_cmp(l->t[0], &rs->last) < 0) {
 			l->t[1] = l->t[0];
 			l->rank[1] = l->rank[0];
 			l->t[0] = &rs->last;
-			l->rank[0] = (int)i;
+			l->rank[0] = rs->rank;
 		} else if (l->t[1] == NULL || stamp_cmp(l->t[1], &rs->last) < 0) {
 			l->t[1] = &rs->last;
-			l->rank[1] = (int)i;
+			l->rank[1] = rs->rank;
 		}
 	}
 }
@@ -168,12 +234,9 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 	int have_start, missing_counts;
 	double maxstep = -1;
 	size_t steppers = 0, i, j;
+	int r;
 	char when[40], span[40];
 
-	p->nscore = in->nranks;
-	p->score = xcalloc(p->nscore + 1, sizeof *p->score);
-	p->blamed = xcalloc(p->nscore + 1, 1);
-	p->why = xcalloc(p->nscore + 1, sizeof *p->why);
 	for (i = 0; i < an->nconds; i++) {
 		struct condresult *r = &an->conds[i];
 		char *w;
@@ -183,9 +246,9 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 		w = r->detail ? xasprintf("%s (%s)", r->cond->text, r->detail) :
 		    xstrdup(r->cond->text);
 		for (j = 0; j < r->nblamed; j++) {
-			suspect_add(p, r->blamed[j], r->cond->weight, w);
-			if ((size_t)r->blamed[j] < p->nscore)
-				p->blamed[r->blamed[j]] = 1;
+			suspect_add(in, p, r->blamed[j], r->cond->weight, w);
+			if (r->blamed[j] >= 0 && r->blamed[j] < in->top)
+				p->blamed[score_at(p, r->blamed[j])] = 1;
 		}
 		free(w);
 	}
@@ -197,32 +260,38 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 	}
 	have_start = collective_start(in, p, &start);
 	points_at(in, p);
-	for (i = 0; i < in->nranks; i++) {
-		struct rankstate *rs = in->ranks[i];
+	for (i = 0; i < in->rank_n; i++) {
+		struct rankstate *rs = in->rank_v[i];
 
-		if (rs != NULL && rs->step >= 0) {
+		if (rs->step >= 0) {
 			steppers++;
 			if (rs->step > maxstep)
 				maxstep = rs->step;
 		}
 	}
-	for (i = 0; i < in->nranks; i++) {
-		struct rankstate *rs = in->ranks[i];
+	/* Only a rank the run establishes can be missing; a gap between
+	 * rank-named files is not evidence, nor are the many ranks an excerpt
+	 * leaves out. (missing_counts: at least half the world wrote, so
+	 * this walk costs no more than the ranks that did.) */
+	if (an->world > 0 && missing_counts)
+		for (r = 0; r < an->world && r < in->top; r++) {
+			const struct rankstate *rs = incident_rank(in, r);
 
-		if (rs == NULL || rs->lines == 0) {
-			/* Only a rank the run establishes can be missing; a
-			 * gap between rank-named files is not evidence, nor
-			 * are the many ranks an excerpt leaves out. */
-			if (an->world > 0 && i < (size_t)an->world && missing_counts &&
-			    incident_first_of_rank(in, (int)i, incident_want_trouble) == NULL)
-				suspect_add(p, (int)i, 1, "wrote nothing at all");
-			continue;
+			if ((rs == NULL || rs->lines == 0) &&
+			    incident_first_of_rank(in, r, incident_want_trouble) == NULL)
+				suspect_add(in, p, r, 1, "wrote nothing at all");
 		}
+	for (i = 0; i < in->rank_n; i++) {
+		struct rankstate *rs = in->rank_v[i];
+		int rank = rs->rank;
+
+		if (rs->lines == 0)
+			continue;
 		if (!(rs->last.flags & STAMP_TIME))
 			continue;
 		stamp_format(&rs->last, 0, when, sizeof when);
 		if (p->first_coll != NULL && (p->first_coll->ts.flags & STAMP_TIME) &&
-		    incident_first_of_rank(in, (int)i, incident_want_trouble) == NULL &&
+		    incident_first_of_rank(in, rank, incident_want_trouble) == NULL &&
 		    p->first_coll->ts.sec - rs->last.sec >= SILENT_BEFORE) {
 			char *w;
 
@@ -235,30 +304,30 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 				w = xasprintf("went silent at %s, before the collective the others "
 				    "timed out in began (%s, by the timeout's own count), and "
 				    "reported nothing after", when, began);
-				suspect_add(p, (int)i, 3.5, w);
+				suspect_add(in, p, rank, 3.5, w);
 			} else {
 				w = xasprintf("went silent at %s, %s before the first timeout report, "
 				    "and reported nothing after", when, span);
-				suspect_add(p, (int)i, 3, w);
+				suspect_add(in, p, rank, 3, w);
 			}
 			free(w);
-		} else if ((other = others_last(&latest, (int)i)) != NULL &&
+		} else if ((other = others_last(&latest, rank)) != NULL &&
 		    other->sec - rs->last.sec >= SILENT_MIN && (double)(other->sec -
 		    rs->last.sec) >= 0.1 * (double)(in->last.sec - in->first.sec) &&
-		    incident_first_of_rank(in, (int)i, incident_want_trouble) == NULL) {
+		    incident_first_of_rank(in, rank, incident_want_trouble) == NULL) {
 			char *w;
 
 			stamp_format_span(incident_span_ns(&rs->last, other), span, sizeof span);
 			w = xasprintf("silent since %s while other ranks wrote for %s more",
 			    when, span);
-			suspect_add(p, (int)i, 1.5, w);
+			suspect_add(in, p, rank, 1.5, w);
 			free(w);
 		}
 		if (steppers >= 2 && rs->step >= 0 && rs->step < maxstep) {
 			char *a = incident_fmt_num(rs->step), *b = incident_fmt_num(maxstep);
 			char *w = xasprintf("last training step %s, others reached %s", a, b);
 
-			suspect_add(p, (int)i, 1, w);
+			suspect_add(in, p, rank, 1, w);
 			free(w);
 			free(a);
 			free(b);
@@ -267,30 +336,31 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 	/* In a failure the initiating rank is the first suspect. */
 	if (an->initiating != NULL && an->initiating->rank >= 0)
 		for (i = 0; i < p->nco; i++)
-			if (p->co[i]->rank >= 0 && (size_t)p->co[i]->rank < p->nscore) {
+			if (p->co[i]->rank >= 0 && p->co[i]->rank < in->top) {
 				struct buf w = BUF_INIT;
+				size_t at = score_at(p, p->co[i]->rank);
 
 				buf_adds(&w, i == 0 ? "failed first: " : "failed at about the same time: ");
 				describe_event(&w, p->co[i]);
-				p->score[p->co[i]->rank] += 100 - (double)i;
-				if (p->why[p->co[i]->rank].len) {
+				p->score[at] += 100 - (double)i;
+				if (p->why[at].len) {
 					buf_adds(&w, "; ");
-					buf_add(&w, p->why[p->co[i]->rank].s, p->why[p->co[i]->rank].len);
+					buf_add(&w, p->why[at].s, p->why[at].len);
 				}
-				buf_release(&p->why[p->co[i]->rank]);
-				p->why[p->co[i]->rank] = w;
+				buf_release(&p->why[at]);
+				p->why[at] = w;
 			}
 	an->suspects = xcalloc(p->nscore + 1, sizeof *an->suspects);
-	for (i = 0; i < p->nscore; i++)
-		if (p->score[i] >= 1.5 || (p->score[i] > 0 && (in->ranks[i] == NULL ||
-		    in->ranks[i]->lines == 0))) {
-			an->suspects[an->nsuspects].rank = (int)i;
-			an->suspects[an->nsuspects].score = p->score[i];
-			an->suspects[an->nsuspects].reason = buf_detach(&p->why[i]);
+	for (j = 0; j < p->nscore; j++) {
+		const struct rankstate *rs = incident_rank(in, p->srank[j]);
+
+		if (p->score[j] >= 1.5 || (p->score[j] > 0 && (rs == NULL || rs->lines == 0))) {
+			an->suspects[an->nsuspects].rank = p->srank[j];
+			an->suspects[an->nsuspects].score = p->score[j];
+			an->suspects[an->nsuspects].reason = buf_detach(&p->why[j]);
 			an->nsuspects++;
 		}
-	for (i = 0; i < p->nscore; i++)
-		buf_release(&p->why[i]);
+	}
 	sort_in = in;
 	qsort(an->suspects, an->nsuspects, sizeof *an->suspects, suspect_cmp);
 }

@@ -48,21 +48,32 @@ verdict_decide(struct incident *in, struct analysis *an, struct passes *p)
 void
 verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 {
-	size_t i, j;
+	size_t i, j, before = in->rank_n;
+	int r;
 
-	for (i = 0; i < in->nranks; i++) {
-		struct rankstate *rs = in->ranks[i];
+	/* Rows for ranks the logs do not show: those scored (named by
+	 * another rank's line, wrote nothing), and the ranks of the world
+	 * below the highest shown, when they are at most as many as the
+	 * ranks shown (more would be a table the input does not justify). */
+	for (j = 0; j < p->nscore; j++)
+		if (p->score[j] > 0)
+			(void)incident_rank_slot(in, p->srank[j]);
+	if (an->world > 0 && (size_t)in->top <= 2 * in->rank_n + 64)
+		for (r = 0; r < in->top && r < an->world; r++)
+			(void)incident_rank_slot(in, r);
+	if (in->rank_n != before) {
+		incident_sort(in);
+		incident_index(in);	/* the events by rank, for the new order */
+	}
+	for (i = 0; i < in->rank_n; i++) {
+		struct rankstate *rs = in->rank_v[i];
 		const struct event *fe;
+		int rank = rs->rank;
+		double score = passes_score(p, rank);
 
-		/* A rank the logs neither show nor establish is not a row. */
-		if (rs == NULL && (an->world <= 0 || i >= (size_t)an->world) &&
-		    (i >= p->nscore || p->score[i] <= 0))
-			continue;
-		if (rs == NULL)
-			rs = incident_rank_slot(in, (int)i);
-		rs->first_event = fe = incident_first_of_rank(in, (int)i, incident_want_trouble);
+		rs->first_event = fe = incident_first_of_rank(in, rank, incident_want_trouble);
 		if (rs->lines == 0 && fe == NULL) {
-			if (i < p->nscore && p->score[i] > 0)
+			if (score > 0)
 				assign_role(rs, RR_SUSPECT, xstrdup("named by another rank's line; "
 				    "no output of its own in these logs"));
 			else
@@ -71,29 +82,28 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 		}
 		assign_role(rs, RR_HEALTHY, NULL);
 		for (j = 0; j < p->nco; j++)
-			if (p->co[j]->rank == (int)i)
+			if (p->co[j]->rank == rank)
 				break;
 		if (j < p->nco) {
 			assign_role(rs, RR_INITIATING, xstrdup(p->co[j]->sig->entry->title));
 			continue;
 		}
-		if (p->score[i] >= 2 && an->verdict == VERDICT_HANG) {
+		if (score >= 2 && an->verdict == VERDICT_HANG) {
 			assign_role(rs, RR_SUSPECT, NULL);
 			continue;
 		}
-		if (incident_first_of_rank(in, (int)i, incident_want_collateral) != NULL ||
-		    incident_first_of_rank(in, (int)i, incident_want_initiating) != NULL) {
+		if (incident_first_of_rank(in, rank, incident_want_collateral) != NULL ||
+		    incident_first_of_rank(in, rank, incident_want_initiating) != NULL) {
 			assign_role(rs, RR_COLLATERAL, fe ? xstrdup(fe->sig->entry->title) : NULL);
 			continue;
 		}
-		if (p->blamed[i])
+		if (passes_blamed(p, rank))
 			assign_role(rs, RR_SUSPECT, NULL);
-		else if (p->score[i] >= 1.5)
+		else if (score >= 1.5)
 			assign_role(rs, an->verdict == VERDICT_HEALTHY ? RR_SILENT : RR_SUSPECT, NULL);
 	}
-	for (i = 0; i < in->nranks; i++)
-		if (in->ranks[i] != NULL)
-			an->role_count[in->ranks[i]->role]++;
+	for (i = 0; i < in->rank_n; i++)
+		an->role_count[in->rank_v[i]->role]++;
 }
 
 /* Lower confidence to at most c, and say why. */
@@ -133,12 +143,12 @@ first_rival(const struct incident *in, const struct event *init, int initiating)
 	const struct event *next = NULL;
 	size_t i;
 
-	for (i = 0; i < in->nranks; i++) {
+	for (i = 0; i < in->rank_n; i++) {
 		const struct event *fe;
 
-		if ((int)i == init->rank || in->ranks[i] == NULL)
+		if (in->rank_v[i]->rank == init->rank)
 			continue;
-		fe = incident_first_of_rank(in, (int)i, initiating ?
+		fe = incident_first_of_rank(in, in->rank_v[i]->rank, initiating ?
 		    incident_want_initiating : incident_want_collateral);
 		if (fe != NULL && (next == NULL || event_cmp_time(fe, next) < 0))
 			next = fe;	/* timed first, then in stream order */
@@ -293,8 +303,8 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 		if (p->first_coll != NULL) {
 			size_t nr = 0;
 
-			for (i = 0; i < in->nranks; i++)
-				if (in->ranks[i] != NULL && incident_first_of_rank(in, (int)i, incident_want_collateral))
+			for (i = 0; i < in->rank_n; i++)
+				if (incident_first_of_rank(in, in->rank_v[i]->rank, incident_want_collateral))
 					nr++;
 			if (nr > 0)
 				buf_printf(&reason, "; %zu rank%s reported %s", nr,

@@ -227,6 +227,36 @@ test_world_from_nranks(void **state)
 	done(&t);
 }
 
+/* A high rank number costs one rank's state, not a table up to it: a
+ * line of rank 1048575 (and a world size claiming a million ranks) keeps
+ * the state of the ranks the logs show, and makes no row for the million
+ * the world size claims but no line shows. */
+static void
+test_high_rank_costs_one_rank(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	const struct incident *in;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "gpu-a:9001:9001 [0] NCCL INFO comm 0x55d0c0ffee00 rank 0 nranks 1048576 cudaDev 0 "
+	    "busId 1000 commId 0x1234abcd - Init COMPLETE\n"
+	    "[rank0]: step 1\n"
+	    "[rank1048575]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n");
+	an = analyse_dir(&t);
+	in = t.r->incident;
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 1048575);
+	assert_int_equal(an->world, 1048576);
+	assert_true(in->rank_n <= 2);
+	assert_int_equal(in->top, 1048576);
+	assert_int_equal(in->rank_v[0]->rank, 0);	/* in rank order */
+	assert_int_equal(in->rank_v[in->rank_n - 1]->rank, 1048575);
+	done(&t);
+}
+
 /* Old formats print no times: the events still decide. */
 static void
 test_no_times_still_judged(void **state)
@@ -484,6 +514,7 @@ main(void)
 		cmocka_unit_test(test_record_names_its_rank_later),
 		cmocka_unit_test(test_no_invented_ranks),
 		cmocka_unit_test(test_world_from_nranks),
+		cmocka_unit_test(test_high_rank_costs_one_rank),
 		cmocka_unit_test(test_no_times_still_judged),
 		cmocka_unit_test(test_hard_wrapped_record),
 		cmocka_unit_test(test_pasted_excerpts),

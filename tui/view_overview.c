@@ -102,18 +102,16 @@ build_rows(struct tui *t, struct overview *o)
 	size_t i;
 
 	free(o->rows);
-	o->rows = xcalloc(in->nranks + 1, sizeof *o->rows);
+	o->rows = xcalloc(in->rank_n + 1, sizeof *o->rows);
 	o->nrows = 0;
-	for (i = 0; i < in->nranks; i++) {
-		const struct rankstate *rs = in->ranks[i];
+	for (i = 0; i < in->rank_n; i++) {	/* in rank order: after an analysis */
+		const struct rankstate *rs = in->rank_v[i];
 
-		if (rs == NULL)
-			continue;
 		if (o->filter == FILTER_EVENTS && rs->first_event == NULL)
 			continue;
 		if (o->filter == FILTER_TROUBLE && rs->role == RR_HEALTHY)
 			continue;
-		o->rows[o->nrows++] = (int)i;
+		o->rows[o->nrows++] = rs->rank;
 	}
 	sort_in = in;
 	if (o->sort == SORT_ROLE)
