@@ -25,26 +25,22 @@ config_release(struct config *c)
 	memset(c, 0, sizeof *c);
 }
 
+static int
+parse_config(void *arg, const char *path, const char *text, size_t len, struct notes *ns)
+{
+	struct config *c = arg;
+
+	free(c->path);	/* config_parse starts afresh */
+	return config_parse(c, path, text, len, ns);
+}
+
 int
 config_read(struct config *c, const char *path, struct notes *ns)
 {
-	struct buf b = BUF_INIT;
-	int rc;
-
-	if (buf_slurp(&b, path, YAMLMAP_FILE_MAX) != 0) {
-		int e = errno;
-
-		memset(c, 0, sizeof *c);
-		c->path = xstrdup(path);
-		if (e != ENOENT)
-			notes_add(ns, NOTE_WARN, path, 0, 0, "cannot read: %s; settings ignored",
-			    e == EFBIG ? "larger than 1 MiB" : strerror(e));
-		buf_release(&b);
-		return e == ENOENT ? 0 : -1;
-	}
-	rc = config_parse(c, path, b.s, b.len, ns);
-	buf_release(&b);
-	return rc;
+	memset(c, 0, sizeof *c);
+	c->path = xstrdup(path);	/* what config_parse sets, when it runs */
+	return yamlmap_read(path, YAMLMAP_FILE_MAX, ns, NOTE_WARN, "; settings ignored", 1,
+	    parse_config, c);
 }
 
 int

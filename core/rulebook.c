@@ -887,21 +887,16 @@ entry_cmp(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
+static int
+parse_rules(void *arg, const char *path, const char *text, size_t len, struct notes *ns)
+{
+	return rulebook_parse(arg, path, text, len, ns);
+}
+
 int
 rulebook_load_file(struct rulebook *rb, const char *path, struct notes *ns)
 {
-	struct buf b = BUF_INIT;
-	int rc;
-
-	if (buf_slurp(&b, path, RULE_FILE_MAX) != 0) {
-		notes_add(ns, NOTE_ERROR, path, 0, 0, "cannot read: %s",
-		    errno == EFBIG ? "larger than 4 MiB" : strerror(errno));
-		buf_release(&b);
-		return -1;
-	}
-	rc = rulebook_parse(rb, path, b.s, b.len, ns);
-	buf_release(&b);
-	return rc;
+	return yamlmap_read(path, RULE_FILE_MAX, ns, NOTE_ERROR, "", 0, parse_rules, rb);
 }
 
 int

@@ -157,18 +157,21 @@ theme_roles_node(yaml_document_t *d, yaml_node_t *root)
 	return NULL;
 }
 
+static int
+parse_theme(void *arg, const char *path, const char *text, size_t len, struct notes *ns)
+{
+	struct theme **t = arg;
+
+	*t = theme_parse(path, text, len, ns);
+	return *t != NULL ? 0 : -1;
+}
+
 struct theme *
 theme_load(const char *path, struct notes *ns)
 {
-	struct buf b = BUF_INIT;
 	struct theme *t = NULL;
 
-	if (buf_slurp(&b, path, YAMLMAP_FILE_MAX) != 0)
-		notes_add(ns, NOTE_ERROR, path, 0, 0, "cannot read: %s",
-		    errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
-	else
-		t = theme_parse(path, b.s, b.len, ns);
-	buf_release(&b);
+	(void)yamlmap_read(path, YAMLMAP_FILE_MAX, ns, NOTE_ERROR, "", 0, parse_theme, &t);
 	return t;
 }
 

@@ -6,11 +6,24 @@
 #ifndef RW_YAMLMAP_H
 #define RW_YAMLMAP_H
 
+#include <stddef.h>
 #include <yaml.h>
+
+#include "notes.h"
 
 /* A settings or theme file is read whole, up to this size: a larger one
  * (a log or /dev/zero named by mistake) is refused, not read forever. */
 #define YAMLMAP_FILE_MAX	(1 << 20)
+
+/* Read the YAML file at path whole into b, and hand its text to parse
+ * (with arg); at most limit bytes. A file that cannot be read is a note
+ * at level naming it and why (then: what that means, or ""), and -1; a
+ * missing one is 0 with no note when missing_ok (the user's optional
+ * settings), else the same. parse's result is returned. */
+int		 yamlmap_read(const char *path, size_t limit, struct notes *ns,
+		    enum note_level level, const char *then, int missing_ok,
+		    int (*parse)(void *arg, const char *path, const char *text, size_t len,
+		    struct notes *ns), void *arg);
 
 /* The key node of the first key that repeats an earlier one in mapping n,
  * or NULL. Scalar keys are compared by value. */
