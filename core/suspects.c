@@ -234,7 +234,7 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 	int have_start, missing_counts;
 	double maxstep = -1;
 	size_t steppers = 0, i, j;
-	int r;
+	int wr;
 	char when[40], span[40];
 
 	for (i = 0; i < an->nconds; i++) {
@@ -274,12 +274,12 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 	 * leaves out. (missing_counts: at least half the world wrote, so
 	 * this walk costs no more than the ranks that did.) */
 	if (an->world > 0 && missing_counts)
-		for (r = 0; r < an->world && r < in->top; r++) {
-			const struct rankstate *rs = incident_rank(in, r);
+		for (wr = 0; wr < an->world && wr < in->top; wr++) {
+			const struct rankstate *rs = incident_rank(in, wr);
 
 			if ((rs == NULL || rs->lines == 0) &&
-			    incident_first_of_rank(in, r, incident_want_trouble) == NULL)
-				suspect_add(in, p, r, 1, "wrote nothing at all");
+			    incident_first_of_rank(in, wr, incident_want_trouble) == NULL)
+				suspect_add(in, p, wr, 1, "wrote nothing at all");
 		}
 	for (i = 0; i < in->rank_n; i++) {
 		struct rankstate *rs = in->rank_v[i];
