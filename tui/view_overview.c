@@ -94,6 +94,14 @@ row_cmp_first(const void *a, const void *b)
 	return x - y;
 }
 
+static int
+row_cmp_rank(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static void
 build_rows(struct tui *t, struct overview *o)
 {
@@ -114,6 +122,9 @@ build_rows(struct tui *t, struct overview *o)
 		o->rows[o->nrows++] = rs->rank;
 	}
 	sort_in = in;
+	/* by rank: new ranks of a live run may have come since the analysis
+	 * put them in order */
+	qsort(o->rows, o->nrows, sizeof *o->rows, row_cmp_rank);
 	if (o->sort == SORT_ROLE)
 		qsort(o->rows, o->nrows, sizeof *o->rows, row_cmp_role);
 	else if (o->sort == SORT_FIRST)
