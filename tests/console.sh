@@ -137,9 +137,8 @@ keys o q t
 check "t cycles the theme" wait_for o "theme: "
 keys o e
 check "e exports the incident report" wait_for o "incident report written to"
-f=$(ls "$top_srcdir"/rankwatch-incident-*.md 2>/dev/null | head -1)
+f=$(ls "$WORK"/rankwatch-incident-*.md 2>/dev/null | head -1)
 check "... a Markdown file with the checklist" sh -c 'grep -q "## rankwatch: failure" "$1" && grep -q "Confirmation checklist" "$1"' _ "$f"
-rm -f "$top_srcdir"/rankwatch-incident-*.md
 keys o Q
 
 # 8. SIGTERM and SIGINT restore the terminal.
@@ -165,14 +164,14 @@ keys l Q
 
 # 8c. The demo: a sample incident replayed live (here in 8 s, not 45).
 T kill-session -t d 2>/dev/null
-T new-session -d -s d -x 100 -y 30 "cd '$top_srcdir' && env RANKWATCH_DEMO_SECONDS=8 LANG=C.UTF-8 TERM=xterm-256color '$RW' --demo=silent-rank-hang; echo EXIT=\$?; sleep 600"
+T new-session -d -s d -x 100 -y 30 "cd '$WORK' && env RANKWATCH_DEMO_SECONDS=8 LANG=C.UTF-8 TERM=xterm-256color '$RW' --demo=silent-rank-hang; echo EXIT=\$?; sleep 600"
 check "demo: starts with the ranks training" wait_for d "following"
 i=0; while [ $i -lt 60 ] && ! screen d | grep -q "HANG"; do sleep 0.5; i=$((i + 1)); done
 check "demo: the hang appears as the lines arrive" wait_for d "suspect rank 3"
 keys d q
 check "demo: quits and cleans up" wait_for d "EXIT=0"
 check "... its temporary folder is gone" sh -c '! ls -d /tmp/rankwatch-demo-* 2>/dev/null | grep -q .'
-T new-session -d -s d2 -x 80 -y 24 "cd '$top_srcdir' && '$RW' --demo=nosuch; echo EXIT=\$?; sleep 600"
+T new-session -d -s d2 -x 80 -y 24 "cd '$WORK' && '$RW' --demo=nosuch; echo EXIT=\$?; sleep 600"
 check "demo: an unknown sample is named" wait_for d2 "no demo 'nosuch'"
 
 # 9. Monochrome (NO_COLOR) and an unknown theme still draw.
@@ -180,9 +179,9 @@ start m 80 24 --theme nosuch samples/oom-collateral
 check "an unknown theme: a message, the default theme" wait_for m "no theme 'nosuch'"
 keys m Q
 T kill-session -t m
-T new-session -d -s m -x 80 -y 24 "cd '$top_srcdir' && env NO_COLOR=1 LANG=C TERM=xterm '$RW' samples/oom-collateral; sleep 600"
+T new-session -d -s m -x 80 -y 24 "cd '$WORK' && env NO_COLOR=1 LANG=C TERM=xterm '$RW' samples/oom-collateral; sleep 600"
 check "NO_COLOR and an ASCII locale: drawn with ASCII glyphs" wait_for m "X "
 T kill-session -t m
-T new-session -d -s m -x 80 -y 24 "cd '$top_srcdir' && env LANG=C.UTF-8 TERM=xterm '$RW' samples/oom-collateral; sleep 600"
+T new-session -d -s m -x 80 -y 24 "cd '$WORK' && env LANG=C.UTF-8 TERM=xterm '$RW' samples/oom-collateral; sleep 600"
 check "an 8-colour terminal: the 256-colour theme degrades and draws" wait_for m "INITIATING cuda-oom"
 finish

@@ -8,21 +8,26 @@ fi
 SOCK="$TMP/tmux.sock"
 export HOME="$TMP/home" XDG_STATE_HOME="$TMP/state" XDG_CONFIG_HOME="$TMP/config" XDG_DATA_HOME="$TMP/data"
 mkdir -p "$HOME"
+WORK="$TMP/work"
+mkdir -p "$WORK"
+ln -s "$top_srcdir/samples" "$WORK/samples"
 T() { tmux -S "$SOCK" "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 # A session that lives as long as the test, so the server never exits
 # between the sessions below.
 T -f /dev/null new-session -d -s anchor -x 80 -y 24 "sleep 3600"
 
-# start NAME COLS ROWS ARGS...: rankwatch in a fresh tmux window; the
-# shell reports the exit status and the terminal mode after it quits.
+# start NAME COLS ROWS ARGS...: rankwatch in a fresh tmux window, in
+# $WORK (the test's own folder, where samples/ is the tree's: what the
+# console writes, an exported report, stays there); the shell reports the
+# exit status and the terminal mode after it quits.
 # START_ENV: more NAME=VALUE words for its environment.
 start() {
 	st_s=$1 st_c=$2 st_r=$3; shift 3
 	T kill-session -t "$st_s" 2>/dev/null
 	sleep 0.1
 	T new-session -d -s "$st_s" -x "$st_c" -y "$st_r" \
-	    "cd '$top_srcdir' && env LANG=C.UTF-8 TERM=xterm-256color ${START_ENV:-} '$RW' $*; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\\?echo'; sleep 600"
+	    "cd '$WORK' && env LANG=C.UTF-8 TERM=xterm-256color ${START_ENV:-} '$RW' $*; echo EXIT=\$?; stty -a | tr ' ' '\n' | grep -x -- '-\\?echo'; sleep 600"
 }
 screen() { T capture-pane -t "$1" -p; }
 keys() { s=$1; shift; T send-keys -t "$s" "$@"; sleep 0.3; }

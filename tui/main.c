@@ -31,8 +31,8 @@
 #ifndef RW_PKGDATADIR
 #define RW_PKGDATADIR "/usr/local/share/rankwatch"
 #endif
-#ifndef RW_SRCDIR
-#define RW_SRCDIR "."
+#ifndef RW_SHIPPED_RULES
+#define RW_SHIPPED_RULES 0	/* entries shipped: make passes their count */
 #endif
 
 enum mode {
@@ -85,8 +85,12 @@ is_dir(const char *p)
 	return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-/* A shipped data folder ("rules", "themes"): next to the binary in a build
- * tree, else installed, else the source tree the binary was built from. */
+/* A shipped data folder ("rules", "themes", "samples"): the one next to
+ * the binary when there is one (a build tree: make puts links to the
+ * source tree's folders beside the binary it builds), else the installed
+ * one. Nothing else: an installed rankwatch never reads the checkout it
+ * was built from. The installed path is returned even when it is not
+ * there, so messages can say where rankwatch looked. */
 static char *
 shipped(const char *what)
 {
@@ -103,11 +107,7 @@ shipped(const char *what)
 			free(p);
 		}
 	}
-	p = xasprintf("%s/%s", RW_PKGDATADIR, what);
-	if (is_dir(p))
-		return p;
-	free(p);
-	return xasprintf("%s/%s", RW_SRCDIR, what);
+	return xasprintf("%s/%s", RW_PKGDATADIR, what);
 }
 
 static char *
@@ -159,6 +159,8 @@ print_notes(const struct notes *ns, enum note_level min)
 		fprintf(stderr, "rankwatch: ... and %zu more\n", ns->dropped);
 }
 
+static size_t shipped_loaded = (size_t)-1;	/* entries load_rules found shipped */
+
 static struct rulebook *
 load_rules(char **extra, size_t nextra, int shipped, struct notes *ns)
 {
@@ -169,6 +171,13 @@ load_rules(char **extra, size_t nextra, int shipped, struct notes *ns)
 	if (shipped) {
 		d = shipped_rules();
 		rulebook_load_dir(rb, d, ns);
+		/* an install missing its data, or half of it, says so: without
+		 * its entries a failure goes unrecognised */
+		shipped_loaded = rb->nentries;
+		if (rb->nentries < RW_SHIPPED_RULES)
+			notes_add(ns, NOTE_ERROR, d, 0, 0, "%zu of the %d encyclopedia entries "
+			    "rankwatch ships were loaded from here%s", rb->nentries,
+			    RW_SHIPPED_RULES, rb->nentries == 0 ? " (none: is it installed?)" : "");
 		free(d);
 		if ((d = user_rules()) != NULL) {
 			rulebook_load_dir(rb, d, ns);
@@ -634,6 +643,14 @@ main(int argc, char **argv)
 		rulebook_free(rb);
 		notes_release(&ns);
 		return 2;
+	}
+	if (shipped_loaded < RW_SHIPPED_RULES) {	/* in the report's notes too */
+		char *d = shipped_rules();
+
+		notes_add(&r->notes, NOTE_WARN, d, 0, 0, "%zu of the %d encyclopedia entries "
+		    "rankwatch ships were loaded from here: failures of the others go unrecognised",
+		    shipped_loaded, RW_SHIPPED_RULES);
+		free(d);
 	}
 	if (mode == MODE_WATCH) {
 		status = watch_run(r, poll_ms, strcmp(format, "jsonl") == 0);

@@ -1,0 +1,68 @@
+#!/bin/sh
+# An install into a real prefix finds its own data and only that: built
+# outside the source tree, installed with make install, run from there.
+# The installed binary reads the prefix's rules (not the checkout's),
+# says so when they are missing or fewer than shipped, and --demo finds
+# its samples. A DESTDIR staging install works and uninstalls clean.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+prefix="$TMP/prefix"
+build="$TMP/build"
+mkdir -p "$build"
+# the distributed sources (what a tarball holds), configured afresh
+if ! make -s -C "$top_builddir" distdir distdir="$TMP/src" >"$TMP/distdir.log" 2>&1; then
+	tail -n 20 "$TMP/distdir.log"
+	not_ok "make distdir"
+	finish
+	exit 1
+fi
+if ! (cd "$build" && "$TMP/src/configure" -q --prefix="$prefix" >"$TMP/configure.log" 2>&1 &&
+    make -j2 >"$TMP/make.log" 2>&1 && make install >"$TMP/install.log" 2>&1); then
+	for f in configure make install; do tail -n 20 "$TMP/$f.log"; done
+	not_ok "configure, make and make install into $prefix"
+	finish
+	exit 1
+fi
+ok "configure --prefix, make, make install"
+bin="$prefix/bin/rankwatch"
+data="$prefix/share/rankwatch"
+check "the binary is installed" [ -x "$bin" ]
+check "the rules are installed" [ "$(ls "$data/rules" | wc -l)" -eq "$(ls "$top_srcdir/rules"/*.yaml | wc -l)" ]
+check "the themes are installed" [ -n "$(ls "$data/themes")" ]
+check "the samples are installed (for --demo)" [ -d "$data/samples/oom-collateral" ]
+
+# run it from elsewhere, with no user data
+export HOME="$TMP/home" XDG_DATA_HOME="$TMP/xdg-data" XDG_CONFIG_HOME="$TMP/xdg-config"
+mkdir -p "$HOME"
+cd "$TMP" || exit 1
+"$bin" --report --format json "$data/samples/oom-collateral" > "$TMP/r.json" 2> "$TMP/r.err"; rc=$?
+check "the installed binary diagnoses a sample (exit 1)" [ "$rc" -eq 1 ]
+check "... with its own rules: the right entry" grep -q '"entry": "cuda-oom"' "$TMP/r.json"
+check "... and says nothing of missing rules" [ ! -s "$TMP/r.err" ]
+
+# without the installed rules it must not fall back on the checkout
+mv "$data/rules" "$data/rules.away"
+"$bin" --report "$data/samples/oom-collateral" > "$TMP/r.txt" 2> "$TMP/r.err"; rc=$?
+cat "$TMP/r.err"
+check "no installed rules: exit 2, not a healthy report" [ "$rc" -eq 2 ]
+check "... naming where it looked" grep -q "looked in $data/rules" "$TMP/r.err"
+check "... and not reading the source trees" sh -c '! grep -q "$1\|$2" "$3"' _ "$top_srcdir/rules" "$TMP/src/rules" "$TMP/r.err"
+# half of them: said on stderr and in the report's notes
+mkdir "$data/rules"
+n=0
+for f in "$data/rules.away"/*.yaml; do
+	n=$((n + 1))
+	[ $((n % 2)) -eq 0 ] && cp "$f" "$data/rules/"
+done
+"$bin" --report --format json "$data/samples/oom-collateral" > "$TMP/r.json" 2> "$TMP/r.err"; rc=$?
+check "fewer rules than shipped: said at start-up" grep -q "of the $n encyclopedia entries rankwatch ships were loaded" "$TMP/r.err"
+check "... and in the report's notes" grep -q "of the $n encyclopedia entries rankwatch ships" "$TMP/r.json"
+rm -rf "$data/rules"
+mv "$data/rules.away" "$data/rules"
+
+# staged (DESTDIR) and uninstalled: nothing left
+(cd "$build" && make install DESTDIR="$TMP/stage" >/dev/null 2>&1)
+check "make install DESTDIR stages under it" [ -x "$TMP/stage$prefix/bin/rankwatch" ]
+(cd "$build" && make uninstall >/dev/null 2>&1)
+check "make uninstall leaves no file" [ "$(find "$prefix" -type f | wc -l)" -eq 0 ]
+finish
