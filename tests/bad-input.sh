@@ -142,4 +142,14 @@ echo "[rank9999]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 
 timeout 300 "$RW" --report --format json "$TMP/many" > "$TMP/many.json" 2>/dev/null; rc=$?
 check "10,000 files: analysed" [ "$rc" -eq 1 ]
 check "... and rank 9999 found" grep -q '"initiating": {"rank": 9999' "$TMP/many.json"
+# A bad option or no path: one line saying what, and where to look; exit 2.
+"$RW" --bogus > "$TMP/o" 2> "$TMP/e"; rc=$?
+check "a bad option: exit 2" [ "$rc" -eq 2 ]
+check "... two lines on stderr, the last pointing at --help" sh -c \
+    '[ "$(wc -l < "$1")" -eq 2 ] && [ "$(tail -n 1 "$1")" = "Try '"'"'rankwatch --help'"'"'." ] && [ ! -s "$2" ]' _ "$TMP/e" "$TMP/o"
+"$RW" > "$TMP/o" 2> "$TMP/e"; rc=$?
+check "no path: exit 2, the same two lines" sh -c \
+    '[ "$3" -eq 2 ] && [ "$(wc -l < "$1")" -eq 2 ] && grep -q "no log path given" "$1"' _ "$TMP/e" "$TMP/o" "$rc"
+"$RW" --version > "$TMP/o"
+check "--version names the licence" grep -q "ISC licence" "$TMP/o"
 finish

@@ -554,11 +554,14 @@ main(int argc, char **argv)
 			free(rules);
 			return 0;
 		case 'V':
-			printf("rankwatch %s\n", PACKAGE_VERSION);
+			printf("rankwatch %s\n"
+			    "Copyright (c) 2026 the rankwatch authors; ISC licence (see LICENSE).\n",
+			    PACKAGE_VERSION);
 			free(rules);
 			return 0;
 		default:
-			usage(stderr);
+			/* getopt said what was wrong, in one line; as GNU tools do */
+			fprintf(stderr, "Try 'rankwatch --help'.\n");
 			free(rules);
 			return 2;
 		}
@@ -614,7 +617,8 @@ main(int argc, char **argv)
 		return status;
 	}
 	if (optind >= argc) {
-		usage(stderr);
+		fprintf(stderr, "rankwatch: no log path given (a run's folder, log files, or -)\n"
+		    "Try 'rankwatch --help'.\n");
 		config_release(&cfg);
 		rulebook_free(rb);
 		notes_release(&ns);
