@@ -153,7 +153,8 @@ incident_sort(struct incident *in)
 
 	if (in->rank_sorted)
 		return;
-	qsort(in->rank_v, in->rank_n, sizeof *in->rank_v, rankstate_cmp);
+	if (in->rank_n > 1)
+		qsort(in->rank_v, in->rank_n, sizeof *in->rank_v, rankstate_cmp);
 	for (k = 0; k < in->rank_n; k++) {
 		in->rank_v[k]->k = k;
 		imap_set(&in->rank_at, in->rank_v[k]->rank, k);

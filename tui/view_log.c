@@ -163,7 +163,7 @@ load(struct tui *t, struct logview *lv)
 		source_flush(s, on_line, &c);
 		source_free(s);
 	}
-	if (lv->rank < 0)
+	if (lv->rank < 0 && lv->n > 1)
 		qsort(lv->v, lv->n, sizeof *lv->v, line_cmp);
 	matcher_free(c.m);
 	notes_release(&ns);
