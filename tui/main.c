@@ -85,17 +85,19 @@ is_dir(const char *p)
 	return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-/* A shipped data folder ("rules", "themes", "samples"): the one next to
- * the binary when there is one (a build tree: make puts links to the
- * source tree's folders beside the binary it builds), else the installed
- * one. Nothing else: an installed rankwatch never reads the checkout it
- * was built from. The installed path is returned even when it is not
- * there, so messages can say where rankwatch looked. */
+/* A shipped data folder ("rules", "themes", "samples"): in a build tree,
+ * the one beside the binary, or in the source tree a rankwatch-srcdir
+ * file beside the binary names (make writes it in a build outside the
+ * source tree); else the installed one. Nothing else: an installed
+ * rankwatch never reads the checkout it was built from. The installed
+ * path is returned even when it is not there, so messages can say where
+ * rankwatch looked. */
 static char *
 shipped(const char *what)
 {
-	char exe[PATH_MAX], *slash, *p;
+	char exe[PATH_MAX], src[PATH_MAX], *slash, *p;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	FILE *fp;
 
 	if (n > 0) {
 		exe[n] = '\0';
@@ -105,6 +107,21 @@ shipped(const char *what)
 			if (is_dir(p))
 				return p;
 			free(p);
+			p = xasprintf("%s/rankwatch-srcdir", exe);
+			fp = fopen(p, "r");
+			free(p);
+			if (fp != NULL) {
+				if (fgets(src, sizeof src, fp) != NULL) {
+					src[strcspn(src, "\n")] = '\0';
+					p = xasprintf("%s/%s", src, what);
+					if (src[0] == '/' && is_dir(p)) {
+						fclose(fp);
+						return p;
+					}
+					free(p);
+				}
+				fclose(fp);
+			}
 		}
 	}
 	return xasprintf("%s/%s", RW_PKGDATADIR, what);
