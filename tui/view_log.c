@@ -192,7 +192,7 @@ held_span(struct tui *t, const struct logview *lv, char *out, size_t len)
 {
 	const struct logline *a = &lv->v[0], *b = &lv->v[lv->n - 1];
 
-	if (lv->rank >= 0 || a->src == b->src)
+	if (a->src == b->src)
 		snprintf(out, len, "%s lines %lu-%lu", t->run->sources[a->src]->name,
 		    (unsigned long)a->lineno, (unsigned long)b->lineno);
 	else
@@ -234,9 +234,12 @@ log_new(struct tui *t, int rank, int64_t sec, const char *file, unsigned long li
 	lv->top = lv->sel - 3 > 0 ? lv->sel - 3 : 0;
 	if (lv->n > 0 && (lv->skipped > 0 || lv->truncated)) {
 		held_span(t, lv, span, sizeof span);
-		if (!found)
-			tui_message(t, 1, "%s:%lu is not among the %d lines this view holds (%s of %zu)",
-			    file ? file : "the time asked for", line, MERGED_MAX, span, lv->total);
+		if (!found && file != NULL)
+			tui_message(t, 1, "%s:%lu is not among the %zu lines this view holds (%s of %zu)",
+			    file, line, lv->n, span, lv->total);
+		else if (!found)
+			tui_message(t, 1, "no line at or after that time among the %zu lines this view "
+			    "holds (%s of %zu)", lv->n, span, lv->total);
 		else
 			tui_message(t, 1, "this view holds %zu of %zu lines (at most %d): %s",
 			    lv->n, lv->total, MERGED_MAX, span);
