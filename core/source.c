@@ -462,7 +462,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 
 		r = read(fd, buf, SOURCE_CHUNK);
 		if (r < 0 && errno == EINTR)
-			continue;
+			break;	/* a signal: the caller decides (SIGINT on a pipe that never ends) */
 		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
 		if (r < 0) {

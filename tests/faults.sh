@@ -303,4 +303,19 @@ for sig in INT TERM; do
 	check "10: ... and no report" [ ! -s "$TMP/10.out" ]
 done
 rm -rf "$run"
+# ... and reading a pipe that never ends (kubectl logs -f | rankwatch --report -)
+mkfifo "$TMP/10.pipe"
+sleep 60 > "$TMP/10.pipe" &
+spid=$!
+"$RW" --report - < "$TMP/10.pipe" > "$TMP/10.out" 2> "$TMP/10.err" &
+pid=$!
+sleep 0.5
+kill -INT $pid
+t0=$(date +%s)
+wait $pid; rc=$?
+t1=$(date +%s)
+kill $spid 2>/dev/null
+check "10: SIGINT while reading standard input: exit 130" [ "$rc" -eq 130 ]
+check "10: ... at once" [ $((t1 - t0)) -le 3 ]
+check "10: ... naming it" grep -q "interrupted (SIGINT) while reading (stdin)" "$TMP/10.err"
 finish
