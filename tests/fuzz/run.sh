@@ -2,7 +2,8 @@
 # run.sh [SECONDS [TARGET...]]: run the fuzz targets make fuzz built, each
 # for SECONDS (default 60; make fuzz-run FUZZ_TIME=N runs this), or with
 # FUZZ_RUNS=N set, for N executions each (then SECONDS is an upper bound,
-# 0 for none: make fuzz-run FUZZ_RUNS=10000000 FUZZ_TIME=0), on a copy
+# 0 for none: make fuzz-run FUZZ_RUNS=10000000 FUZZ_TIME=0); FUZZ_FLAGS are
+# more libFuzzer options (-max_len=256), on a copy
 # of its corpus in tests/fuzz/work/<target>: libFuzzer adds the inputs it
 # finds to the first folder it is given, and the tree's corpus stays as it
 # is. Crashes, leaks and timeouts are saved in tests/fuzz/findings/<target>/;
@@ -40,7 +41,8 @@ for t in $targets; do
 		echo "== fuzz_$t, $secs s"
 	fi
 	# shellcheck disable=SC2086
-	"$bin" -max_total_time="$secs" $limit -rss_limit_mb=2048 -timeout=10 \
+	# shellcheck disable=SC2086
+	"$bin" -max_total_time="$secs" $limit ${FUZZ_FLAGS:-} -rss_limit_mb=2048 -timeout=10 \
 	    -print_final_stats=1 -artifact_prefix="$finds/" $dict "$work" \
 	    > "$out/work/$t.log" 2>&1
 	rc=$?
