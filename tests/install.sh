@@ -24,6 +24,13 @@ if ! (cd "$build" && "$TMP/src/configure" -q --prefix="$prefix" >"$TMP/configure
 	exit 1
 fi
 ok "configure --prefix, make, make install"
+check "the build prints no warning" sh -c '! grep -i "warning" "$1"' _ "$TMP/make.log"
+# configured inside the source tree, where core/ is a folder: autoconf's
+# clean-ups after each test must not try to remove it as a core dump
+(cd "$TMP/src" && ./configure -q >/dev/null 2>"$TMP/configure-in-tree.err")
+cat "$TMP/configure-in-tree.err"
+check "configure in the source tree prints nothing on stderr" [ ! -s "$TMP/configure-in-tree.err" ]
+check "... and leaves no conftest or confdefs.h behind" sh -c '! ls "$1"/conftest* "$1"/confdefs.h 2>/dev/null | grep -q .' _ "$TMP/src"
 bin="$prefix/bin/rankwatch"
 data="$prefix/share/rankwatch"
 check "the binary is installed" [ -x "$bin" ]
