@@ -247,6 +247,35 @@ probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
 	return found;
 }
 
+/* Why no file was found: the first path that cannot be read and why
+ * ("/x/run: No such file or directory"), else the paths that held none. */
+static char *
+nothing_found(const struct run *r, const char *const *paths, size_t npaths)
+{
+	size_t i, errors = 0;
+	char *s = NULL;
+
+	for (i = 0; i < r->notes.n; i++) {
+		const struct note *n = &r->notes.v[i];
+
+		if (n->level >= NOTE_ERROR && errors++ == 0)
+			s = n->file != NULL ? xasprintf("%s: %s", n->file, n->text) :
+			    xstrdup(n->text);
+	}
+	if (s != NULL && errors == 1)
+		return s;
+	if (s != NULL) {
+		char *t = xasprintf("%s (and %zu more path%s that cannot be read)", s, errors - 1,
+		    errors == 2 ? "" : "s");
+
+		free(s);
+		return t;
+	}
+	if (npaths == 1)
+		return xasprintf("%s: no log files found", paths[0]);
+	return xasprintf("%s and %zu more: no log files found", paths[0], npaths - 1);
+}
+
 struct run *
 run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
     const struct run_options *opt, char **why)
@@ -311,7 +340,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	buf_release(&sample);
 	r->incident = incident_new(rb);
 	if (r->nsources == 0) {
-		*why = xstrdup("no log files found");
+		*why = nothing_found(r, paths, npaths);
 		run_free(r);
 		return NULL;
 	}

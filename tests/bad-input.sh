@@ -80,9 +80,13 @@ check "... saying so, and no verdict" sh -c 'grep -q "nothing readable" "$1" && 
 mkdir -p "$TMP/empty"
 "$RW" --report "$TMP/empty" > /dev/null 2> "$TMP/err2"; rc=$?
 check "an empty folder: exit 2" [ "$rc" -eq 2 ]
-check "... saying why" grep -q "no log files found" "$TMP/err2"
-"$RW" --report /nonexistent > /dev/null 2>&1; rc=$?
+check "... saying why, naming it" grep -qx "rankwatch: $TMP/empty: no log files found" "$TMP/err2"
+"$RW" --report /nonexistent/run > /dev/null 2> "$TMP/err3"; rc=$?
 check "a missing path alone: exit 2" [ "$rc" -eq 2 ]
+check "... naming it and why" grep -qx "rankwatch: /nonexistent/run: No such file or directory" "$TMP/err3"
+"$RW" --report /nonexistent/a /nonexistent/b > /dev/null 2> "$TMP/err3"; rc=$?
+check "two missing paths: the first and how many more" \
+    grep -qx "rankwatch: /nonexistent/a: No such file or directory (and 1 more path that cannot be read)" "$TMP/err3"
 "$RW" --report --format xml "$run" > /dev/null 2>&1; rc=$?
 check "a bad option: exit 2" [ "$rc" -eq 2 ]
 
