@@ -239,6 +239,18 @@ buf_slurp(struct buf *b, const char *path, size_t limit)
 }
 
 void
+buf_add_jstr(struct buf *b, const char *s)
+{
+	if (s == NULL) {
+		buf_adds(b, "null");
+		return;
+	}
+	buf_addc(b, '"');
+	buf_add_json(b, s, strlen(s));
+	buf_addc(b, '"');
+}
+
+void
 buf_add_json(struct buf *b, const char *p, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)p;

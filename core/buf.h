@@ -48,6 +48,8 @@ void	 buf_add_safe(struct buf *b, const char *p, size_t n);
 void	 buf_add_md(struct buf *b, const char *p, size_t n);
 /* Append p[0..n) as the inside of a JSON string (invalid UTF-8 -> U+FFFD). */
 void	 buf_add_json(struct buf *b, const char *p, size_t n);
+/* Append s as a JSON string, quotes included; null when s is NULL. */
+void	 buf_add_jstr(struct buf *b, const char *s);
 
 /* Read the file at path into b (cleared first); at most limit bytes, else
  * -1 with errno EFBIG. -1 with errno on any other failure. */

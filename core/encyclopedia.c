@@ -192,15 +192,61 @@ example_message(const struct signature *s, struct buf *out, size_t max)
 		buf_adds(out, "...");
 }
 
+static const char *const cats[] = { "communication", "model", "data",
+    "memory", "hardware", "process", "environment", "storage", "performance" };
+
+/* An error message's signature: what --errors lists. */
+static int
+is_error(const struct signature *s)
+{
+	return s->role == ROLE_INITIATING || s->role == ROLE_COLLATERAL ||
+	    s->role == ROLE_SYMPTOM;
+}
+
+/* Each environment variable the entries name, once, with the entries
+ * naming it and the first entry's words for it. */
+struct envseen {
+	const char	 *name;
+	const char	 *shows;
+	const char	**ids;
+	size_t		  nids, cap;
+};
+
+static struct envseen *
+env_collect(const struct rulebook *rb, size_t *nenvp)
+{
+	struct envseen *env = NULL;
+	size_t nenv = 0, capenv = 0, i, j, k;
+
+	for (i = 0; i < rb->nentries; i++) {
+		const struct entry *e = rb->entries[i];
+
+		for (j = 0; j < e->nenv; j++) {
+			for (k = 0; k < nenv; k++)
+				if (strcmp(env[k].name, e->env[j].name) == 0)
+					break;
+			if (k == nenv) {
+				XGROW(env, capenv, nenv + 1);
+				env[k].name = e->env[j].name;
+				env[k].shows = e->env[j].shows;
+				env[k].ids = NULL;
+				env[k].nids = env[k].cap = 0;
+				nenv++;
+			}
+			XGROW(env[k].ids, env[k].cap, env[k].nids + 1);
+			env[k].ids[env[k].nids++] = e->id;
+		}
+	}
+	*nenvp = nenv;
+	return env;
+}
+
 void
 encyclopedia_errors(const struct rulebook *rb, int width, struct buf *out)
 {
-	static const char *const cats[] = { "communication", "model", "data",
-	    "memory", "hardware", "process", "environment", "storage",
-	    "performance" };
 	size_t c, i, j, k, max = width > 40 ? (size_t)width - 8 : 32;
-	struct envseen { const char *name; struct buf entries; const char *shows; } *env = NULL;
-	size_t nenv = 0, capenv = 0;
+	struct envseen *env;
+	size_t nenv;
 
 	buf_adds(out, "Errors the encyclopedia knows, by category: the message as the log\n"
 	    "shows it, then the entry it leads to and what it means for the rank\n"
@@ -217,8 +263,7 @@ encyclopedia_errors(const struct rulebook *rb, int width, struct buf *out)
 			for (j = 0; j < e->nsigs; j++) {
 				const struct signature *s = &e->sigs[j];
 
-				if (s->role != ROLE_INITIATING && s->role != ROLE_COLLATERAL &&
-				    s->role != ROLE_SYMPTOM)
+				if (!is_error(s))
 					continue;
 				if (!head) {
 					buf_printf(out, "\n%s\n", cats[c]);
@@ -230,31 +275,228 @@ encyclopedia_errors(const struct rulebook *rb, int width, struct buf *out)
 			}
 		}
 	}
-	for (i = 0; i < rb->nentries; i++) {
-		const struct entry *e = rb->entries[i];
-
-		for (j = 0; j < e->nenv; j++) {
-			for (k = 0; k < nenv; k++)
-				if (strcmp(env[k].name, e->env[j].name) == 0)
-					break;
-			if (k == nenv) {
-				XGROW(env, capenv, nenv + 1);
-				env[k].name = e->env[j].name;
-				env[k].shows = e->env[j].shows;
-				buf_init(&env[k].entries);
-				nenv++;
-			}
-			buf_printf(&env[k].entries, "%s%s", env[k].entries.len ? ", " : "", e->id);
-		}
-	}
+	env = env_collect(rb, &nenv);
 	if (nenv > 0) {
 		buf_adds(out, "\nEnvironment variables that tell them apart\n");
 		for (k = 0; k < nenv; k++) {
+			struct buf ids = BUF_INIT;
+
 			buf_printf(out, "\n  %s\n", env[k].name);
 			encyclopedia_wrap(out, env[k].shows, "      ", "      ", width);
-			encyclopedia_wrap(out, env[k].entries.s, "      ", "      entries: ", width);
-			buf_release(&env[k].entries);
+			for (i = 0; i < env[k].nids; i++)
+				buf_printf(&ids, "%s%s", i ? ", " : "", env[k].ids[i]);
+			encyclopedia_wrap(out, ids.s, "      ", "      entries: ", width);
+			buf_release(&ids);
+			free(env[k].ids);
 		}
 	}
 	free(env);
+}
+
+/* --- JSON ---------------------------------------------------------------- */
+
+static void
+jkey(struct buf *out, int *first, const char *key)
+{
+	buf_adds(out, *first ? "{" : ", ");
+	*first = 0;
+	buf_add_jstr(out, key);
+	buf_adds(out, ": ");
+}
+
+static void
+jstrs(struct buf *out, const struct strlist *l)
+{
+	size_t i;
+
+	buf_addc(out, '[');
+	for (i = 0; i < l->n; i++) {
+		if (i)
+			buf_adds(out, ", ");
+		buf_add_jstr(out, l->v[i]);
+	}
+	buf_addc(out, ']');
+}
+
+void
+encyclopedia_list_json(const struct rulebook *rb, struct buf *out)
+{
+	size_t i;
+
+	buf_addc(out, '[');
+	for (i = 0; i < rb->nentries; i++) {
+		const struct entry *e = rb->entries[i];
+
+		buf_adds(out, i ? ",\n {\"id\": " : "{\"id\": ");
+		buf_add_jstr(out, e->id);
+		buf_adds(out, ", \"category\": ");
+		buf_add_jstr(out, e->category);
+		buf_adds(out, ", \"severity\": ");
+		buf_add_jstr(out, e->severity);
+		buf_adds(out, ", \"title\": ");
+		buf_add_jstr(out, e->title);
+		buf_adds(out, ", \"file\": ");
+		buf_add_jstr(out, e->file);
+		buf_addc(out, '}');
+	}
+	buf_adds(out, "]\n");
+}
+
+void
+encyclopedia_show_json(const struct entry *e, struct buf *out)
+{
+	size_t i;
+	int first = 1;
+
+#define S(key, v)  do { jkey(out, &first, key); buf_add_jstr(out, v); } while (0)
+#define L(key, l)  do { jkey(out, &first, key); jstrs(out, l); } while (0)
+	S("id", e->id);
+	S("title", e->title);
+	S("category", e->category);
+	S("severity", e->severity);
+	L("tags", &e->tags);
+	S("file", e->file);
+	S("summary", e->summary);
+	S("mechanism", e->mechanism);
+	L("observe", &e->observe);
+	jkey(out, &first, "symptoms");
+	buf_addc(out, '[');
+	for (i = 0; i < e->nsymptoms; i++) {
+		buf_adds(out, i ? ", {\"symptom\": " : "{\"symptom\": ");
+		buf_add_jstr(out, e->symptoms[i].symptom);
+		buf_adds(out, ", \"why\": ");
+		buf_add_jstr(out, e->symptoms[i].why);
+		buf_adds(out, ", \"signal\": ");
+		buf_add_jstr(out, e->symptoms[i].signal);
+		buf_addc(out, '}');
+	}
+	buf_addc(out, ']');
+	L("affected", &e->affected);
+	L("root_causes", &e->root_causes);
+	jkey(out, &first, "checklist");
+	buf_addc(out, '[');
+	for (i = 0; i < e->nchecklist; i++) {
+		buf_adds(out, i ? ", {\"step\": " : "{\"step\": ");
+		buf_add_jstr(out, e->checklist[i].step);
+		buf_adds(out, ", \"signal\": ");
+		buf_add_jstr(out, e->checklist[i].signal);
+		buf_addc(out, '}');
+	}
+	buf_addc(out, ']');
+	jkey(out, &first, "fix");
+	buf_adds(out, "{\"steps\": ");
+	jstrs(out, &e->fix_steps);
+	buf_adds(out, ", \"verify\": ");
+	buf_add_jstr(out, e->fix_verify);
+	buf_addc(out, '}');
+	L("prevention", &e->prevention);
+	S("fingerprint", e->fingerprint);
+	S("scaling", e->scaling);
+	L("related", &e->related);
+	jkey(out, &first, "references");
+	buf_addc(out, '[');
+	for (i = 0; i < e->nrefs; i++) {
+		buf_adds(out, i ? ", {\"title\": " : "{\"title\": ");
+		buf_add_jstr(out, e->refs[i].title);
+		buf_adds(out, ", \"url\": ");
+		buf_add_jstr(out, e->refs[i].url);
+		buf_addc(out, '}');
+	}
+	buf_addc(out, ']');
+	jkey(out, &first, "env");
+	buf_addc(out, '[');
+	for (i = 0; i < e->nenv; i++) {
+		buf_adds(out, i ? ", {\"name\": " : "{\"name\": ");
+		buf_add_jstr(out, e->env[i].name);
+		buf_adds(out, ", \"shows\": ");
+		buf_add_jstr(out, e->env[i].shows);
+		buf_addc(out, '}');
+	}
+	buf_addc(out, ']');
+	jkey(out, &first, "signatures");
+	buf_addc(out, '[');
+	for (i = 0; i < e->nsigs; i++) {
+		const struct signature *s = &e->sigs[i];
+
+		buf_adds(out, i ? ", {\"id\": " : "{\"id\": ");
+		buf_add_jstr(out, s->id);
+		buf_adds(out, ", \"role\": ");
+		buf_add_jstr(out, role_name(s->role));
+		buf_adds(out, ", \"pattern\": ");
+		buf_add_jstr(out, s->pattern);
+		buf_adds(out, ", \"message\": ");
+		buf_add_jstr(out, s->message);
+		buf_adds(out, ", \"examples\": ");
+		jstrs(out, &s->examples);
+		buf_adds(out, ", \"counterexamples\": ");
+		jstrs(out, &s->counterexamples);
+		buf_addc(out, '}');
+	}
+	buf_addc(out, ']');
+	jkey(out, &first, "conditions");
+	buf_addc(out, '[');
+	for (i = 0; i < e->nconds; i++) {
+		buf_adds(out, i ? ", {\"id\": " : "{\"id\": ");
+		buf_add_jstr(out, e->conds[i].id);
+		buf_adds(out, ", \"text\": ");
+		buf_add_jstr(out, e->conds[i].text);
+		buf_addc(out, '}');
+	}
+	buf_adds(out, "]}\n");
+#undef S
+#undef L
+}
+
+void
+encyclopedia_errors_json(const struct rulebook *rb, struct buf *out)
+{
+	size_t c, i, j, k, n = 0, nenv;
+	struct envseen *env;
+
+	buf_adds(out, "{\"errors\": [");
+	for (c = 0; c < sizeof cats / sizeof *cats; c++)
+		for (i = 0; i < rb->nentries; i++) {
+			const struct entry *e = rb->entries[i];
+
+			if (strcmp(e->category, cats[c]) != 0)
+				continue;
+			for (j = 0; j < e->nsigs; j++) {
+				const struct signature *s = &e->sigs[j];
+				struct buf m = BUF_INIT;
+
+				if (!is_error(s))
+					continue;
+				example_message(s, &m, (size_t)-1);
+				buf_adds(out, n++ ? ",\n  {\"category\": " : "\n  {\"category\": ");
+				buf_add_jstr(out, cats[c]);
+				buf_adds(out, ", \"entry\": ");
+				buf_add_jstr(out, e->id);
+				buf_adds(out, ", \"signature\": ");
+				buf_add_jstr(out, s->id);
+				buf_adds(out, ", \"role\": ");
+				buf_add_jstr(out, role_name(s->role));
+				buf_adds(out, ", \"message\": ");
+				buf_add_jstr(out, m.s ? m.s : "");
+				buf_addc(out, '}');
+				buf_release(&m);
+			}
+		}
+	buf_adds(out, "],\n \"env\": [");
+	env = env_collect(rb, &nenv);
+	for (k = 0; k < nenv; k++) {
+		buf_adds(out, k ? ",\n  {\"name\": " : "\n  {\"name\": ");
+		buf_add_jstr(out, env[k].name);
+		buf_adds(out, ", \"shows\": ");
+		buf_add_jstr(out, env[k].shows);
+		buf_adds(out, ", \"entries\": [");
+		for (i = 0; i < env[k].nids; i++) {
+			if (i)
+				buf_adds(out, ", ");
+			buf_add_jstr(out, env[k].ids[i]);
+		}
+		buf_adds(out, "]}");
+		free(env[k].ids);
+	}
+	free(env);
+	buf_adds(out, "]}\n");
 }

@@ -80,8 +80,10 @@ coverage(struct buf *b, const struct incident *in, const struct analysis *an)
 	free(v);
 }
 
+/* An event in two lines: where, whose, when and its role (and entry,
+ * with_entry), then its message. */
 static void
-text_event(struct buf *b, const struct event *ev, const char *indent)
+text_event(struct buf *b, const struct event *ev, const char *indent, int with_entry)
 {
 	char when[40];
 	const char *note = time_note(&ev->ts), *msg;
@@ -95,8 +97,9 @@ text_event(struct buf *b, const struct event *ev, const char *indent)
 		buf_printf(b, "rank %d", ev->rank);
 	else
 		buf_adds(b, "no rank");
-	buf_printf(b, "  %s%s%s%s  [%s]\n", when, note ? " (" : "", note ? note : "",
-	    note ? ")" : "", role_name(ev->sig->role));
+	buf_printf(b, "  %s%s%s%s  [%s%s%s]\n", when, note ? " (" : "", note ? note : "",
+	    note ? ")" : "", role_name(ev->sig->role), with_entry ? " " : "",
+	    with_entry ? ev->sig->entry->id : "");
 	msg = event_message(ev, &mlen);
 	buf_adds(b, indent);
 	buf_adds(b, "  ");
@@ -137,7 +140,7 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 
 	if (an->initiating != NULL) {
 		buf_adds(b, "Initiating event:\n");
-		text_event(b, an->initiating, "  ");
+		text_event(b, an->initiating, "  ", 0);
 		buf_addc(b, '\n');
 	}
 	if (an->nsuspects > 0 && an->verdict != VERDICT_HEALTHY) {
@@ -174,7 +177,7 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 			buf_addc(b, '\n');
 		}
 		for (j = 0; j < d->nevidence && j < MAX_EVIDENCE; j++)
-			text_event(b, d->evidence_events[j], "       ");
+			text_event(b, d->evidence_events[j], "       ", 0);
 	}
 	buf_addc(b, '\n');
 	buf_adds(b, "Ranks by role:\n");
@@ -209,18 +212,6 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 /* --- JSON ---------------------------------------------------------------- */
 
 static void
-js(struct buf *b, const char *s)
-{
-	if (s == NULL) {
-		buf_adds(b, "null");
-		return;
-	}
-	buf_addc(b, '"');
-	buf_add_json(b, s, strlen(s));
-	buf_addc(b, '"');
-}
-
-static void
 js_time(struct buf *b, const struct stamp *s)
 {
 	char t[40];
@@ -231,7 +222,7 @@ js_time(struct buf *b, const struct stamp *s)
 	}
 	stamp_format(s, 1, t, sizeof t);
 	t[10] = 'T';
-	js(b, t);
+	buf_add_jstr(b, t);
 }
 
 static void
@@ -245,41 +236,47 @@ js_event(struct buf *b, const struct rulebook *rb, const struct event *ev)
 		return;
 	}
 	buf_adds(b, "{\"file\": ");
-	js(b, ev->file);
+	buf_add_jstr(b, ev->file);
 	buf_printf(b, ", \"line\": %lu, \"rank\": ", ev->lineno);
 	if (ev->rank >= 0)
 		buf_printf(b, "%d", ev->rank);
 	else
 		buf_adds(b, "null");
 	buf_adds(b, ", \"rank_from\": ");
-	js(b, rank_from_name(ev->rank_from));
+	buf_add_jstr(b, rank_from_name(ev->rank_from));
 	buf_adds(b, ", \"time\": ");
 	js_time(b, &ev->ts);
 	if ((note = time_note(&ev->ts)) != NULL && (ev->ts.flags & STAMP_TIME)) {
 		buf_adds(b, ", \"time_note\": ");
-		js(b, note);
+		buf_add_jstr(b, note);
 	}
 	if ((ev->ts.flags & STAMP_INHERITED) && (ev->upper.flags & STAMP_TIME)) {
 		buf_adds(b, ", \"time_upper\": ");
 		js_time(b, &ev->upper);
 	}
 	buf_adds(b, ", \"entry\": ");
-	js(b, ev->sig->entry->id);
+	buf_add_jstr(b, ev->sig->entry->id);
 	buf_adds(b, ", \"signature\": ");
-	js(b, ev->sig->id);
+	buf_add_jstr(b, ev->sig->id);
 	buf_adds(b, ", \"role\": ");
-	js(b, role_name(ev->sig->role));
+	buf_add_jstr(b, role_name(ev->sig->role));
 	buf_adds(b, ", \"facts\": {");
 	for (i = 0; i < ev->nfacts; i++) {
 		if (i)
 			buf_adds(b, ", ");
-		js(b, rb->facts[ev->facts[i].id]);
+		buf_add_jstr(b, rb->facts[ev->facts[i].id]);
 		buf_adds(b, ": ");
-		js(b, ev->facts[i].value);
+		buf_add_jstr(b, ev->facts[i].value);
 	}
 	buf_adds(b, "}, \"text\": ");
-	js(b, ev->text);
+	buf_add_jstr(b, ev->text);
 	buf_addc(b, '}');
+}
+
+void
+report_event_text(const struct event *ev, struct buf *b)
+{
+	text_event(b, ev, "", 1);
 }
 
 void
@@ -294,7 +291,7 @@ void
 report_verdict_jsonl(const struct analysis *an, struct buf *b)
 {
 	buf_adds(b, "{\"type\": \"verdict\", \"verdict\": ");
-	js(b, verdict_name(an->verdict));
+	buf_add_jstr(b, verdict_name(an->verdict));
 	buf_adds(b, ", \"initiating\": ");
 	if (an->initiating != NULL && an->initiating->rank >= 0)
 		buf_printf(b, "%d", an->initiating->rank);
@@ -306,11 +303,11 @@ report_verdict_jsonl(const struct analysis *an, struct buf *b)
 	else
 		buf_adds(b, "null");
 	buf_adds(b, ", \"entry\": ");
-	js(b, an->ndiags > 0 ? an->diags[0].entry->id : NULL);
+	buf_add_jstr(b, an->ndiags > 0 ? an->diags[0].entry->id : NULL);
 	buf_adds(b, ", \"confidence\": ");
-	js(b, an->confidence);
+	buf_add_jstr(b, an->confidence);
 	buf_adds(b, ", \"reason\": ");
-	js(b, an->reason);
+	buf_add_jstr(b, an->reason);
 	buf_adds(b, "}\n");
 }
 
@@ -322,16 +319,16 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 	size_t i, j, n;
 
 	buf_adds(b, "{\n  \"verdict\": ");
-	js(b, verdict_name(an->verdict));
+	buf_add_jstr(b, verdict_name(an->verdict));
 	buf_adds(b, ",\n  \"initiating\": {\"rank\": ");
 	if (an->initiating != NULL && an->initiating->rank >= 0)
 		buf_printf(b, "%d", an->initiating->rank);
 	else
 		buf_adds(b, "null");
 	buf_adds(b, ", \"confidence\": ");
-	js(b, an->confidence);
+	buf_add_jstr(b, an->confidence);
 	buf_adds(b, ", \"reason\": ");
-	js(b, an->reason);
+	buf_add_jstr(b, an->reason);
 	buf_adds(b, ",\n    \"event\": ");
 	js_event(b, rb, an->initiating);
 	buf_adds(b, "},\n  \"suspects\": [");
@@ -339,7 +336,7 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 		buf_adds(b, i ? ",\n    " : "\n    ");
 		buf_printf(b, "{\"rank\": %d, \"score\": %.2f, \"reason\": ",
 		    an->suspects[i].rank, an->suspects[i].score);
-		js(b, an->suspects[i].reason);
+		buf_add_jstr(b, an->suspects[i].reason);
 		buf_addc(b, '}');
 	}
 	buf_adds(b, an->nsuspects ? "\n  ],\n  \"diagnoses\": [" : "],\n  \"diagnoses\": [");
@@ -348,13 +345,13 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 
 		buf_adds(b, i ? ",\n    {" : "\n    {");
 		buf_adds(b, "\"entry\": ");
-		js(b, d->entry->id);
+		buf_add_jstr(b, d->entry->id);
 		buf_adds(b, ", \"title\": ");
-		js(b, d->entry->title);
+		buf_add_jstr(b, d->entry->title);
 		buf_adds(b, ", \"category\": ");
-		js(b, d->entry->category);
+		buf_add_jstr(b, d->entry->category);
 		buf_adds(b, ", \"severity\": ");
-		js(b, d->entry->severity);
+		buf_add_jstr(b, d->entry->severity);
 		buf_printf(b, ", \"score\": %.2f, \"explains_initiating\": %s, "
 		    "\"ranks\": %zu,\n      \"conditions\": [", d->score,
 		    d->owns_initiating ? "true" : "false", d->ranks);
@@ -363,13 +360,13 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 			char *bl = ranks_compress(c->blamed, c->nblamed);
 
 			buf_adds(b, j ? ", {\"id\": " : "{\"id\": ");
-			js(b, c->cond->id);
+			buf_add_jstr(b, c->cond->id);
 			buf_adds(b, ", \"text\": ");
-			js(b, c->cond->text);
+			buf_add_jstr(b, c->cond->text);
 			buf_adds(b, ", \"detail\": ");
-			js(b, c->detail);
+			buf_add_jstr(b, c->detail);
 			buf_adds(b, ", \"ranks\": ");
-			js(b, bl);
+			buf_add_jstr(b, bl);
 			buf_addc(b, '}');
 			free(bl);
 		}
@@ -386,9 +383,9 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 
 		buf_adds(b, n++ ? ",\n    " : "\n    ");
 		buf_printf(b, "{\"rank\": %d, \"role\": ", rs->rank);
-		js(b, rank_role_name(rs->role));
+		buf_add_jstr(b, rank_role_name(rs->role));
 		buf_adds(b, ", \"host\": ");
-		js(b, rs->host);
+		buf_add_jstr(b, rs->host);
 		buf_printf(b, ", \"lines\": %lu, \"last_activity\": ", rs->lines);
 		js_time(b, &rs->last);
 		buf_adds(b, ", \"last_step\": ");
@@ -403,14 +400,14 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 	buf_printf(b, "%s],\n  \"run\": {\"files\": %zu, \"ranks\": %zu, \"lines\": %lu, "
 	    "\"bytes\": %llu, \"layout\": ", n ? "\n  " : "", r->nsources,
 	    incident_active_ranks(in), in->lines, (unsigned long long)in->bytes);
-	js(b, r->layout);
+	buf_add_jstr(b, r->layout);
 	buf_printf(b, ", \"unattributed_lines\": %lu, \"start\": ", in->unattributed.lines);
 	js_time(b, &in->first);
 	buf_adds(b, ", \"end\": ");
 	js_time(b, &in->last);
 	if (an->world > 0) {
 		buf_printf(b, ", \"world\": %d, \"world_from\": ", an->world);
-		js(b, an->world_from);
+		buf_add_jstr(b, an->world_from);
 	} else
 		buf_adds(b, ", \"world\": null, \"world_from\": null");
 	buf_adds(b, "},\n  \"notes\": [");
@@ -418,7 +415,7 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 		char *s = note_format(&r->notes.v[i]);
 
 		buf_adds(b, i ? ",\n    " : "\n    ");
-		js(b, s);
+		buf_add_jstr(b, s);
 		free(s);
 	}
 	buf_adds(b, r->notes.n ? "\n  ]\n}\n" : "]\n}\n");

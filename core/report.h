@@ -16,7 +16,9 @@ struct report_format {
 /* NULL when the name is unknown. */
 const struct report_format *report_format_find(const char *name);
 void	report_render(const struct report_format *f, struct run *r, struct buf *out);
-/* --watch --format jsonl: one line per event, one per verdict change. */
+/* --watch: an event as two lines of text (where, whose, when, role and
+ * entry; the message); as one JSON line; a verdict as one JSON line. */
+void	report_event_text(const struct event *ev, struct buf *b);
 void	report_event_jsonl(const struct rulebook *rb, const struct event *ev,
 	    struct buf *b);
 void	report_verdict_jsonl(const struct analysis *an, struct buf *b);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <yaml.h>
 
 #include "theme.h"
@@ -297,4 +298,67 @@ theme_mono(void)
 	t->style[TR_LINK].attrs = THEME_UNDERLINE;
 	t->style[TR_ESCAPED].attrs = THEME_DIM;
 	return t;
+}
+
+static int
+theme_cmp(const void *a, const void *b)
+{
+	const struct theme *x = *(struct theme *const *)a, *y = *(struct theme *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+void
+theme_set_load(struct theme_set *ts, char *const *dirs, size_t ndirs, struct notes *ns)
+{
+	size_t d, i;
+
+	memset(ts, 0, sizeof *ts);
+	XGROW(ts->v, ts->cap, 1);
+	ts->v[ts->n++] = theme_mono();
+	for (d = 0; d < ndirs; d++) {
+		struct dirent **ents;
+		int n, k;
+
+		if ((n = scandir(dirs[d], &ents, NULL, alphasort)) < 0)
+			continue;
+		for (k = 0; k < n; k++) {
+			size_t l = strlen(ents[k]->d_name);
+			struct theme *th;
+			char *p;
+
+			if (l > 5 && strcmp(ents[k]->d_name + l - 5, ".yaml") == 0 &&
+			    ents[k]->d_name[0] != '.') {
+				p = xasprintf("%s/%s", dirs[d], ents[k]->d_name);
+				if ((th = theme_load(p, ns)) != NULL) {
+					for (i = 1; i < ts->n; i++)
+						if (strcmp(ts->v[i]->name, th->name) == 0)
+							break;
+					if (i < ts->n) {
+						theme_free(ts->v[i]);
+						ts->v[i] = th;
+					} else {
+						XGROW(ts->v, ts->cap, ts->n + 1);
+						ts->v[ts->n++] = th;
+					}
+				}
+				free(p);
+			}
+			free(ents[k]);
+		}
+		free(ents);
+	}
+	if (ts->n > 2)
+		qsort(ts->v + 1, ts->n - 1, sizeof *ts->v, theme_cmp);
+}
+
+void
+theme_set_release(struct theme_set *ts)
+{
+	size_t i;
+
+	for (i = 0; i < ts->n; i++)
+		theme_free(ts->v[i]);
+	free(ts->v);
+	memset(ts, 0, sizeof *ts);
 }

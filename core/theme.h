@@ -72,6 +72,17 @@ struct theme	*theme_parse(const char *path, const char *text, size_t len,
 void		 theme_free(struct theme *t);
 /* The built-in monochrome theme: attributes only (NO_COLOR, 2 colours). */
 struct theme	*theme_mono(void);
+/* The themes of some folders: every *.yaml theme in each (a later
+ * folder's theme replaces an earlier one of the same name), sorted by
+ * name, after the built-in monochrome theme at v[0]. A file that does not
+ * load is a note and is left out. */
+struct theme_set {
+	struct theme	**v;
+	size_t		  n, cap;
+};
+void		 theme_set_load(struct theme_set *ts, char *const *dirs, size_t ndirs,
+		    struct notes *ns);
+void		 theme_set_release(struct theme_set *ts);
 /* Colour name ("red", "bright-blue", "default", "196") to a number; -2 if unknown. */
 int		 theme_color(const char *name);
 

@@ -68,6 +68,52 @@ for mode in inotify poll nfs; do
 	check "$mode: every output line is JSON" python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMP/$mode.out"
 done
 
+# The contract for an alert pipe started mid-run: one verdict on what was
+# already written, then only what is new; --replay prints the backlog's
+# events first; progress and context events only with --all-events.
+run="$TMP/contract"
+mkdir -p "$run"
+line 00 "step 1" > "$run/rank0.log"
+echo "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB" > "$run/rank1.log"
+step() { echo "[2024-03-02 10:00:$1,000] [INFO] [train.py:90:train_step] step $2 loss=1.9 2210ms/it"; }
+"$RW" --watch --format jsonl "$run" > "$TMP/contract.out" 2> "$TMP/contract.err" &
+pid=$!
+check "contract: the first line is the verdict so far" wait_for "$TMP/contract.out" '"verdict": "failure", "initiating": 1'
+check "contract: ... and it is the only line (no backlog)" [ "$(wc -l < "$TMP/contract.out")" -eq 1 ]
+step 01 100 >> "$run/rank0.log"
+echo "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB" >> "$run/rank0.log"
+check "contract: a new failure is an event" wait_for "$TMP/contract.out" '"rank": 0,'
+check "contract: ... the backlog's is not" [ "$(grep -c '"rank": 1,' "$TMP/contract.out")" -eq 0 ]
+check "contract: a progress line is left out" [ "$(grep -c '"role": "progress"' "$TMP/contract.out")" -eq 0 ]
+kill -TERM $pid; wait $pid
+"$RW" --watch --format jsonl --replay "$run" > "$TMP/replay.out" 2>&1 &
+pid=$!
+check "--replay: the verdict comes" wait_for "$TMP/replay.out" '"type": "verdict"'
+kill -TERM $pid; wait $pid
+check "--replay: the backlog's events come first" sh -c "head -1 '$TMP/replay.out' | grep -q '\"type\": \"event\"'"
+check "--replay: both failures, no progress" [ "$(grep '"type": "event"' "$TMP/replay.out" | grep -c '"entry": "cuda-oom"')" -eq 2 ] && \
+    [ "$(grep -c '"role": "progress"' "$TMP/replay.out")" -eq 0 ]
+"$RW" --watch --format jsonl --replay --all-events "$run" > "$TMP/all.out" 2>&1 &
+pid=$!
+check "--all-events: the verdict comes" wait_for "$TMP/all.out" '"type": "verdict"'
+kill -TERM $pid; wait $pid
+check "--all-events: the progress line is there" grep -q '"role": "progress"' "$TMP/all.out"
+# text: the verdict line, then each new event in two lines
+"$RW" --watch "$run" > "$TMP/text.out" 2>&1 &
+pid=$!
+check "text: the verdict so far" wait_for "$TMP/text.out" "failure: rank 0 failed first"
+echo "[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.00 GiB" >> "$run/rank0.log"
+check "text: a new event names file, line, rank, role and entry" wait_for "$TMP/text.out" "rank0.log:4  rank 2"
+check "text: ... role and entry" grep -q "rank0.log:4  rank 2 .*\[initiating cuda-oom\]" "$TMP/text.out"
+kill -TERM $pid; wait $pid
+# formats that do not go with --watch are refused, not ignored
+for f in json markdown; do
+	"$RW" --watch --format $f "$run" > "$TMP/f.out" 2>&1; rc=$?
+	check "--watch --format $f is refused (exit 2, a message)" [ "$rc" -eq 2 ] && grep -q "goes with" "$TMP/f.out"
+done
+"$RW" --replay "$run" > "$TMP/f.out" 2>&1; rc=$?
+check "--replay without --watch is refused" [ "$rc" -eq 2 ] && grep -q "goes with --watch" "$TMP/f.out"
+
 # 1,000 files: one watch per folder, every file read.
 many="$TMP/many"
 mkdir -p "$many"

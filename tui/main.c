@@ -23,6 +23,7 @@
 #include "report.h"
 #include "rulebook.h"
 #include "rulecheck.h"
+#include "theme.h"
 #include "run.h"
 #include "tui.h"
 #include "watch.h"
@@ -43,6 +44,7 @@ enum mode {
 	MODE_SHOW,
 	MODE_PATTERNS,
 	MODE_ERRORS,
+	MODE_THEMES,
 	MODE_WATCH,
 	MODE_DEMO,
 };
@@ -53,23 +55,29 @@ usage(FILE *fp)
 	fputs("usage: rankwatch [options] PATH...\n"
 	    "       rankwatch --report [--format text|json|markdown] PATH...\n"
 	    "       rankwatch --check-rules [DIR]\n"
-	    "       rankwatch --list-rules | --show ENTRY | --errors\n"
+	    "       rankwatch --watch [--format text|jsonl] PATH...\n"
+	    "       rankwatch --list-rules | --show ENTRY | --errors | --list-themes\n"
 	    "\n"
 	    "PATH is a run directory, log files, or - for standard input.\n"
 	    "\n"
 	    "  -r, --report            print the diagnosis and exit (no console)\n"
-	    "  -f, --format FORMAT     text (default), json or markdown\n"
+	    "  -f, --format FORMAT     text (default), json or markdown; jsonl with --watch;\n"
+	    "                          json also with --list-rules, --show, --errors, --list-themes\n"
 	    "  -R, --rules DIR         also load encyclopedia entries from DIR\n"
 	    "      --theme NAME        console colours: dark, light, high-contrast, mono, or yours\n"
 	    "      --all-attempts      read every torchrun attempt_N, not only the last\n"
-	    "  -w, --watch             follow the run: print new events and verdict changes\n"
-	    "                          (--format jsonl: one JSON object per line) until stopped\n"
+	    "  -w, --watch             follow the run: print the verdict so far, then new\n"
+	    "                          failures and verdict changes until stopped\n"
+	    "                          (--format jsonl: one JSON object per line)\n"
+	    "      --replay            --watch: first print every event already written\n"
+	    "      --all-events        --watch: progress and context events too\n"
 	    "      --poll[=MS]         poll every MS ms (default 1000) instead of trusting inotify\n"
 	    "      --demo[=SAMPLE]     replay a bundled incident (default oom-collateral) live\n"
 	    "      --check-rules [DIR] validate rule files and run their examples\n"
 	    "      --list-rules        list the encyclopedia\n"
 	    "      --show ENTRY        print one encyclopedia entry\n"
 	    "      --errors            every error message the encyclopedia knows, side by side\n"
+	    "      --list-themes       list the console's colour themes\n"
 	    "  -h, --help              this help\n"
 	    "  -V, --version           the version\n"
 	    "\n"
@@ -205,6 +213,74 @@ load_rules(char **extra, size_t nextra, int shipped, struct notes *ns)
 		rulebook_load_dir(rb, extra[i], ns);
 	rulebook_finish(rb, ns);
 	return rb;
+}
+
+/* What --format FORMAT goes with, when it does not go with mode; NULL when
+ * it does. */
+static const char *
+format_misfit(enum mode mode, const char *format)
+{
+	int list = mode == MODE_LIST || mode == MODE_SHOW || mode == MODE_ERRORS ||
+	    mode == MODE_THEMES;
+
+	if (strcmp(format, "text") == 0)
+		return NULL;
+	if (strcmp(format, "jsonl") == 0)
+		return mode == MODE_WATCH ? NULL :
+		    "--watch (one JSON object per line as the run goes on)";
+	if (mode == MODE_REPORT || (list && strcmp(format, "json") == 0))
+		return NULL;
+	if (mode == MODE_WATCH)
+		return "a whole report (--report); --watch prints text or jsonl";
+	if (strcmp(format, "json") == 0)
+		return "--report, --list-rules, --show, --errors and --list-themes";
+	return "--report";
+}
+
+/* --list-themes: the console's themes, as the console finds them. */
+static void
+list_themes(int json, struct buf *out)
+{
+	struct theme_set ts;
+	struct notes ns;
+	char *dirs[2];
+	size_t nd = 0, i;
+
+	notes_init(&ns);
+	dirs[nd++] = shipped("themes");
+	if ((dirs[nd] = user_data("themes")) != NULL)
+		nd++;
+	theme_set_load(&ts, dirs, nd, &ns);
+	print_notes(&ns, NOTE_WARN);
+	if (json)
+		buf_addc(out, '[');
+	/* v[0] is the built-in mono theme, which a mono.yaml may also be */
+	for (i = 0; i < ts.n; i++) {
+		const struct theme *th = ts.v[i];
+
+		if (i == 0 && ts.n > 1) {
+			size_t j;
+
+			for (j = 1; j < ts.n && strcmp(ts.v[j]->name, th->name) != 0; j++)
+				;
+			if (j < ts.n)
+				continue;
+		}
+		if (json) {
+			buf_adds(out, out->len > 1 ? ",\n {\"name\": " : "{\"name\": ");
+			buf_add_jstr(out, th->name);
+			buf_adds(out, ", \"file\": ");
+			buf_add_jstr(out, th->file);
+			buf_addc(out, '}');
+		} else
+			buf_printf(out, "%-16s  %s\n", th->name, th->file ? th->file : "(built in)");
+	}
+	if (json)
+		buf_adds(out, "]\n");
+	theme_set_release(&ts);
+	while (nd > 0)
+		free(dirs[--nd]);
+	notes_release(&ns);
 }
 
 static int
@@ -352,13 +428,29 @@ on_stop(int sig)
 	stop = sig;
 }
 
+/* --watch's choices, and where it is. */
+struct watch_opts {
+	int		 jsonl;
+	int		 replay;	/* print the events already written */
+	int		 all_events;	/* progress and context events too */
+	int		 live;		/* past what was written when it started */
+	struct run	*run;
+};
+
 static void
 print_event(void *arg, const struct event *ev)
 {
-	struct run *r = arg;
+	struct watch_opts *wo = arg;
 	struct buf b = BUF_INIT;
 
-	report_event_jsonl(r->rb, ev, &b);
+	if (!wo->live && !wo->replay)
+		return;
+	if (!wo->all_events && (ev->sig->role == ROLE_PROGRESS || ev->sig->role == ROLE_CONTEXT))
+		return;
+	if (wo->jsonl)
+		report_event_jsonl(wo->run->rb, ev, &b);
+	else
+		report_event_text(ev, &b);
 	out_write(b.s, b.len);
 	buf_release(&b);
 }
@@ -375,11 +467,12 @@ any_dir(const struct run *r)
 	return 0;
 }
 
-/* --watch: follow the run; print each new event and each change of the
- * verdict (jsonl), or the text verdict line when it changes, until
- * SIGINT/SIGTERM. */
+/* --watch: follow the run until SIGINT/SIGTERM. First the verdict on
+ * what was already written (after its events, with --replay), then each
+ * new event (not progress or context ones, unless --all-events) and each
+ * change of the verdict; as text, or one JSON object per line. */
 static int
-watch_run(struct run *r, int poll_ms, int jsonl)
+watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 {
 	struct notes wn;
 	struct watch *w;
@@ -398,10 +491,9 @@ watch_run(struct run *r, int poll_ms, int jsonl)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (jsonl) {
-		r->on_event = print_event;
-		r->on_event_arg = r;
-	}
+	wo->run = r;
+	r->on_event = print_event;
+	r->on_event_arg = wo;
 	if (watch_polling(w, &why))
 		fprintf(stderr, "rankwatch: polling (%s)\n", why);
 	while (!stop) {
@@ -433,7 +525,7 @@ watch_run(struct run *r, int poll_ms, int jsonl)
 				last = xstrdup("");
 			}
 		} else {
-			if (jsonl)
+			if (wo->jsonl)
 				report_verdict_jsonl(an, &b);
 			else
 				buf_printf(&b, "%s: %s\n", verdict_name(an->verdict), an->reason);
@@ -442,6 +534,7 @@ watch_run(struct run *r, int poll_ms, int jsonl)
 				free(last);
 				last = xstrdup(b.s);
 			}
+			wo->live = 1;	/* what comes now is new */
 		}
 		if (out_errno != 0)
 			break;	/* the reader has gone */
@@ -487,6 +580,9 @@ main(int argc, char **argv)
 		{ "show", required_argument, NULL, 'S' },
 		{ "dump-patterns", no_argument, NULL, 'P' },
 		{ "errors", no_argument, NULL, 'E' },
+		{ "list-themes", no_argument, NULL, 'H' },
+		{ "replay", no_argument, NULL, 'Y' },
+		{ "all-events", no_argument, NULL, 'a' },
 		{ "theme", required_argument, NULL, 'T' },
 		{ "watch", no_argument, NULL, 'W' },
 		{ "demo", optional_argument, NULL, 'D' },
@@ -503,6 +599,7 @@ main(int argc, char **argv)
 	struct config cfg;
 	size_t nrules = 0, i;
 	struct run_options ro = { 0 };
+	struct watch_opts wo = { 0 };
 	struct rulebook *rb;
 	struct notes ns;
 	struct run *r;
@@ -547,6 +644,15 @@ main(int argc, char **argv)
 		case 'E':
 			mode = MODE_ERRORS;
 			break;
+		case 'H':
+			mode = MODE_THEMES;
+			break;
+		case 'Y':
+			wo.replay = 1;
+			break;
+		case 'a':
+			wo.all_events = 1;
+			break;
 		case 'T':
 			theme = optarg;
 			break;
@@ -583,6 +689,18 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if ((wo.replay || wo.all_events) && mode != MODE_WATCH) {
+		fprintf(stderr, "rankwatch: --%s goes with --watch\n", wo.replay ? "replay" :
+		    "all-events");
+		free(rules);
+		return 2;
+	}
+	if (format_misfit(mode, format) != NULL) {
+		fprintf(stderr, "rankwatch: --format %s goes with %s\n", format,
+		    format_misfit(mode, format));
+		free(rules);
+		return 2;
+	}
 	if (mode == MODE_CHECK) {
 		for (; optind < argc; optind++)
 			rules[nrules++] = argv[optind];
@@ -600,12 +718,20 @@ main(int argc, char **argv)
 	free(rules);
 	print_notes(&ns, NOTE_ERROR);
 	if (mode == MODE_LIST || mode == MODE_SHOW || mode == MODE_PATTERNS ||
-	    mode == MODE_ERRORS) {
+	    mode == MODE_ERRORS || mode == MODE_THEMES) {
+		int json = strcmp(format, "json") == 0;
+
 		status = 0;
-		if (mode == MODE_LIST)
+		if (mode == MODE_LIST && json)
+			encyclopedia_list_json(rb, &out);
+		else if (mode == MODE_LIST)
 			encyclopedia_list(rb, &out);
+		else if (mode == MODE_ERRORS && json)
+			encyclopedia_errors_json(rb, &out);
 		else if (mode == MODE_ERRORS)
 			encyclopedia_errors(rb, 78, &out);
+		else if (mode == MODE_THEMES)
+			list_themes(json, &out);
 		else if (mode == MODE_PATTERNS) {
 			for (i = 0; i < rb->nsigs; i++)
 				buf_printf(&out, "%s\n", rb->sigs[i]->pattern);
@@ -615,7 +741,9 @@ main(int argc, char **argv)
 			if (e == NULL) {
 				fprintf(stderr, "rankwatch: no entry '%s' (see --list-rules)\n", show);
 				status = 2;
-			} else
+			} else if (json)
+				encyclopedia_show_json(e, &out);
+			else
 				encyclopedia_show(e, 78, &out);
 		}
 		out_write(out.s ? out.s : "", out.len);
@@ -674,20 +802,13 @@ main(int argc, char **argv)
 		free(d);
 	}
 	if (mode == MODE_WATCH) {
-		status = watch_run(r, poll_ms, strcmp(format, "jsonl") == 0);
+		wo.jsonl = strcmp(format, "jsonl") == 0;
+		status = watch_run(r, poll_ms, &wo);
 		run_free(r);
 		config_release(&cfg);
 		rulebook_free(rb);
 		notes_release(&ns);
 		return status;
-	}
-	if (strcmp(format, "jsonl") == 0) {
-		fprintf(stderr, "rankwatch: --format jsonl goes with --watch\n");
-		run_free(r);
-		config_release(&cfg);
-		rulebook_free(rb);
-		notes_release(&ns);
-		return 2;
 	}
 	if (mode == MODE_CONSOLE) {
 		char *dirs[2];

@@ -77,7 +77,7 @@ down_to_8(short c)
 static void
 theme_apply(struct tui *t)
 {
-	const struct theme *th = t->themes[t->theme];
+	const struct theme *th = t->themes.v[t->theme];
 	int r;
 
 	if (!t->colors)
@@ -96,13 +96,13 @@ theme_apply(struct tui *t)
 chtype
 tui_attr(struct tui *t, enum theme_role r)
 {
-	const struct theme_style *st = &t->themes[t->colors ? t->theme : 0]->style[r];
+	const struct theme_style *st = &t->themes.v[t->colors ? t->theme : 0]->style[r];
 	chtype a = 0;
 	unsigned at = st->attrs;
 
 	if (!t->colors) {
 		/* monochrome: theme[0] is the mono theme */
-		st = &t->themes[0]->style[r];
+		st = &t->themes.v[0]->style[r];
 		at = st->attrs;
 	} else {
 		a |= COLOR_PAIR(r + 1);
@@ -129,57 +129,6 @@ void
 tui_role(struct tui *t, enum theme_role r)
 {
 	attrset(tui_attr(t, r));
-}
-
-static int
-theme_cmp(const void *a, const void *b)
-{
-	const struct theme *x = *(struct theme *const *)a, *y = *(struct theme *const *)b;
-
-	return strcmp(x->name, y->name);
-}
-
-/* Load every *.yaml theme of the folders; a later folder's theme replaces
- * an earlier one of the same name. themes[0] is always the mono theme. */
-static void
-load_themes(struct tui *t, char **dirs, size_t ndirs, struct notes *ns)
-{
-	size_t d, i;
-
-	t->themes = xcalloc(64, sizeof *t->themes);
-	t->themes[t->nthemes++] = theme_mono();
-	for (d = 0; d < ndirs; d++) {
-		struct dirent **ents;
-		int n, k;
-
-		if ((n = scandir(dirs[d], &ents, NULL, alphasort)) < 0)
-			continue;
-		for (k = 0; k < n; k++) {
-			size_t l = strlen(ents[k]->d_name);
-			char *p;
-			struct theme *th;
-
-			if (l > 5 && strcmp(ents[k]->d_name + l - 5, ".yaml") == 0 &&
-			    ents[k]->d_name[0] != '.' && t->nthemes < 63) {
-				p = xasprintf("%s/%s", dirs[d], ents[k]->d_name);
-				if ((th = theme_load(p, ns)) != NULL) {
-					for (i = 0; i < t->nthemes; i++)
-						if (strcmp(t->themes[i]->name, th->name) == 0)
-							break;
-					if (i < t->nthemes) {
-						theme_free(t->themes[i]);
-						t->themes[i] = th;
-					} else
-						t->themes[t->nthemes++] = th;
-				}
-				free(p);
-			}
-			free(ents[k]);
-		}
-		free(ents);
-	}
-	if (t->nthemes > 2)
-		qsort(t->themes + 1, t->nthemes - 1, sizeof *t->themes, theme_cmp);
 }
 
 /* --- drawing helpers ---------------------------------------------------- */
@@ -493,10 +442,10 @@ global_key(struct tui *t, enum action a)
 			tui_message(t, 0, "this terminal shows no colours (or NO_COLOR is set)");
 			return HR_REDRAW;
 		}
-		if (t->nthemes > 1) {
-			t->theme = t->theme + 1 < t->nthemes ? t->theme + 1 : 1;
+		if (t->themes.n > 1) {
+			t->theme = t->theme + 1 < t->themes.n ? t->theme + 1 : 1;
 			theme_apply(t);
-			tui_message(t, 0, "theme: %s", t->themes[t->theme]->name);
+			tui_message(t, 0, "theme: %s", t->themes.v[t->theme]->name);
 		}
 		return HR_REDRAW;
 	case ACT_EXPORT:
@@ -539,7 +488,7 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	t.dirty = 1;
 	t.watching = watching;
 	notes_init(&ns);
-	load_themes(&t, theme_dirs, nthemedirs, &ns);
+	theme_set_load(&t.themes, theme_dirs, nthemedirs, &ns);
 	dir = ticks_dir();
 	key = ticks_key(paths, npaths);
 	t.ticks = ticks_open(dir, key, r->title);
@@ -572,13 +521,13 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 		if (COLORS < 8)
 			t.colors = 0;
 	}
-	t.theme = t.nthemes > 1 ? 1 : 0;
-	for (i = 1; theme_name != NULL && i < t.nthemes; i++)
-		if (strcmp(t.themes[i]->name, theme_name) == 0)
+	t.theme = t.themes.n > 1 ? 1 : 0;
+	for (i = 1; theme_name != NULL && i < t.themes.n; i++)
+		if (strcmp(t.themes.v[i]->name, theme_name) == 0)
 			t.theme = i;
-	if (theme_name != NULL && strcmp(t.themes[t.theme]->name, theme_name) != 0 &&
+	if (theme_name != NULL && strcmp(t.themes.v[t.theme]->name, theme_name) != 0 &&
 	    strcmp(theme_name, "mono") != 0)
-		tui_message(&t, 1, "no theme '%s'; using %s", theme_name, t.themes[t.theme]->name);
+		tui_message(&t, 1, "no theme '%s'; using %s", theme_name, t.themes.v[t.theme]->name);
 	if (theme_name != NULL && strcmp(theme_name, "mono") == 0)
 		t.colors = 0;
 	if (ns.errors > 0) {
@@ -701,9 +650,7 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 		}
 	}
 	ticks_free(t.ticks);
-	for (i = 0; i < t.nthemes; i++)
-		theme_free(t.themes[i]);
-	free(t.themes);
+	theme_set_release(&t.themes);
 	free(t.last_search);
 	notes_release(&ns);
 	if (got_signal)

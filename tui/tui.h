@@ -45,8 +45,8 @@ struct tui {
 	size_t			 npaths;
 	struct view		 stack[16];
 	int			 depth;
-	struct theme		**themes;	/* loaded themes, [0] the current */
-	size_t			 nthemes, theme;
+	struct theme_set	 themes;	/* v[0] is the built-in mono theme */
+	size_t			 theme;		/* the current one, in themes */
 	int			 colors;	/* 0: monochrome */
 	int			 utf8;
 	int			 loading;	/* the first pass is not finished */
