@@ -146,8 +146,14 @@ start k 80 24 samples/oom-collateral
 wait_for k "following" >/dev/null
 # only our own rankwatch: the child of this pane's shell
 pkill -TERM -P "$(T list-panes -t k -F '#{pane_pid}')" -f rankwatch
-check "SIGTERM: exits with a status" wait_for k "EXIT=130"
+check "SIGTERM: exits 143 (128 + 15), saying why" wait_for k "EXIT=143"
+check "... saying why" wait_for k "terminated (SIGTERM)"
 check "... and the terminal echoes again" wait_for k "echo"
+start k2 80 24 samples/oom-collateral
+wait_for k2 "following" >/dev/null
+pkill -INT -P "$(T list-panes -t k2 -F '#{pane_pid}')" -f rankwatch
+check "SIGINT: exits 130 (128 + 2)" wait_for k2 "EXIT=130"
+check "... saying why" wait_for k2 "interrupted (SIGINT)"
 
 # 8b. Live: a line appended while the console is open shows up.
 mkdir -p "$TMP/live"

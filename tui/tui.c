@@ -654,6 +654,7 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	free(t.last_search);
 	notes_release(&ns);
 	if (got_signal)
-		fprintf(stderr, "rankwatch: interrupted\n");
-	return got_signal ? 130 : 0;
+		fprintf(stderr, "rankwatch: %s\n", got_signal == SIGINT ? "interrupted (SIGINT)" :
+		    got_signal == SIGTERM ? "terminated (SIGTERM)" : "hung up (SIGHUP)");
+	return got_signal ? 128 + got_signal : 0;	/* as a shell reports a signal */
 }
