@@ -8,6 +8,8 @@
 
 prefix="$TMP/prefix"
 build="$TMP/build"
+# builds of their own, not sub-makes of the make running this test
+unset MAKEFLAGS MFLAGS MAKELEVEL
 mkdir -p "$build"
 # the distributed sources (what a tarball holds), configured afresh
 if ! make -s -C "$top_builddir" distdir distdir="$TMP/src" >"$TMP/distdir.log" 2>&1; then
