@@ -66,7 +66,7 @@ check "/ search: the position moves to the match" wait_for f "slurm-90211.out:13
 keys f g ]
 check "] jumps to the next matched line" wait_for f "slurm-90211.out:1374"
 keys f F "Traceback" Enter
-check "F filters the log to the lines with a word" wait_for f "1 of 90 lines contain 'Traceback'"
+check "F filters the log to the lines with a word" wait_for f "1 of 90 lines match Traceback"
 keys f F C-u Enter
 check "... an empty filter shows them all" wait_for f " rank 11  90 lines"
 keys f q
@@ -81,8 +81,8 @@ start c 100 30 samples/silent-rank-hang
 wait_for c "following" >/dev/null
 keys c Tab Enter
 check "Tab Enter opens the first diagnosis" wait_for c "encyclopedia  nccl-watchdog-timeout"
-keys c Tab Space
-check "Space ticks the first checklist step" wait_for c "[x] 1."
+keys c ] Space
+check "] then Space ticks the first checklist step" wait_for c "[x] 1."
 keys c a
 keys c "checked rank 3 py-spy" Enter
 check "a adds a note to it" wait_for c "note: checked rank 3 py-spy"
@@ -90,7 +90,7 @@ keys c q q
 check "quits cleanly" wait_for c "EXIT=0"
 start c 100 30 samples/silent-rank-hang
 wait_for c "following" >/dev/null
-keys c Tab Enter Tab
+keys c Tab Enter ]
 check "reopened: the tick is still there" wait_for c "[x] 1."
 check "... and the note" wait_for c "note: checked rank 3 py-spy"
 keys c Q
@@ -101,7 +101,7 @@ wait_for r "following" >/dev/null
 T resize-window -t r -x 60 -y 16
 sleep 0.5
 check "shrunk to 60x16: still drawn" wait_for r "HANG"
-check "... with the key bar" wait_for r "Enter open"
+check "... with the key bar" wait_for r "Enter log"
 T resize-window -t r -x 200 -y 60
 sleep 0.5
 check "grown to 200x60: the diagnoses are back" wait_for r "fsdp-shape-mismatch-hang"

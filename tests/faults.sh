@@ -50,7 +50,7 @@ case7() {
 	START_ENV="XDG_STATE_HOME=$st"
 	start t 100 30 "'$top_srcdir/samples/silent-rank-hang'"
 	wait_for t "following" >/dev/null
-	keys t Tab Enter Tab Space
+	keys t Tab Enter ] Space
 	check "7: a step ticked while there is room" wait_for t "[x] 1."
 	keys t q q
 	wait_for t "EXIT=0" >/dev/null
@@ -60,7 +60,7 @@ case7() {
 	dd if=/dev/zero of="$st/fill" bs=4096 2>/dev/null	# until ENOSPC
 	start t 100 30 "'$top_srcdir/samples/silent-rank-hang'"
 	wait_for t "following" >/dev/null
-	keys t Tab Enter Tab Space	# untick: the state changes, and cannot be saved
+	keys t Tab Enter ] Space	# untick: the state changes, and cannot be saved
 	check "7: on a full filesystem the reason is shown" wait_for t "No space left on device"
 	keys t q q
 	check "7: ... and it quits, status 0" wait_for t "EXIT=0"

@@ -13,9 +13,14 @@
 	X(PGDN,     "PgDn ^F",     "page down",                        KEY_NPAGE, 6, 0)	\
 	X(TOP,      "g Home",      "go to the top",                    'g', KEY_HOME, 0)	\
 	X(BOTTOM,   "G End",       "go to the bottom",                 'G', KEY_END, 0)	\
-	X(OPEN,     "Enter",       "open what is selected",            '\n', '\r', KEY_ENTER, 0)	\
-	X(BACK,     "q Esc",       "go back (quit from the overview)", 'q', 27, 0)	\
+	X(LINE0,    "0",           "log view: back to the start of the lines", '0', 0)	\
+	X(LINEEND,  "$",           "log view: to the end of the selected line", '$', 0)	\
+	X(WRAP,     "w",           "log view: wrap long lines, or cut them (less -S)", 'w', 0)	\
+	X(OPEN,     "Enter",       "open what is selected (a log line: show it whole)", '\n', '\r', KEY_ENTER, 0)	\
+	X(BACK,     "q Esc",       "go back (q quits from the overview)", 'q', 27, 0)	\
 	X(QUIT,     "Q",           "quit at once",                     'Q', 0)	\
+	X(INTR,     "^C ^\\",     "stop a search; else quit (status 130)", 3, 28, 0)	\
+	X(SUSPEND,  "^Z",          "suspend (fg brings it back)",      26, 0)	\
 	X(HELP,     "?",           "this help",                        '?', KEY_F(1), 0)	\
 	X(FIRST,    "f",           "jump to the first failure",        'f', 0)	\
 	X(SEARCH,   "/",           "search",                           '/', 0)	\
@@ -23,14 +28,15 @@
 	X(PREV,     "N",           "previous match",                   'N', 0)	\
 	X(TICK,     "Space",       "tick / untick the checklist step", ' ', 0)	\
 	X(NOTE,     "a",           "add a note to the checklist step", 'a', 0)	\
-	X(TAB,      "Tab",         "switch between timeline and diagnoses", '\t', 0)	\
+	X(TAB,      "Tab",         "timeline / diagnoses; next item in an entry", '\t', 0)	\
+	X(BACKTAB,  "S-Tab",       "previous item in an entry",        KEY_BTAB, 0)	\
 	X(ZOOMIN,   "+ =",         "zoom in on time",                  '+', '=', 0)	\
 	X(ZOOMOUT,  "-",           "zoom out",                         '-', 0)	\
-	X(FILTER,   "F",           "filter: ranks shown (overview), lines shown (log)", 'F', 0)	\
+	X(FILTER,   "F",           "filter: ranks shown (overview: all, not collateral, not healthy, with events), lines shown (log)", 'F', 0)	\
 	X(SORT,     "s",           "sort rows: by rank, by role, by first event", 's', 0)	\
 	X(COMPACT,  "c",           "compact grid, one character per rank", 'c', 0)	\
-	X(NEXTEV,   "] }",         "next matched line",                ']', '}', 0)	\
-	X(PREVEV,   "[ {",         "previous matched line",            '[', '{', 0)	\
+	X(NEXTEV,   "] }",         "next matched line (log); next checklist step (entry)", ']', '}', 0)	\
+	X(PREVEV,   "[ {",         "previous matched line or checklist step", '[', '{', 0)	\
 	X(FOLLOW,   "P",           "follow the end of the log",        'P', 0)	\
 	X(MERGE,    "m",           "log view: this rank / all ranks merged by time", 'm', 0)	\
 	X(BROWSE,   "b",           "the encyclopedia",                 'b', 0)	\

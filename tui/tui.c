@@ -14,11 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "buf.h"
 #include "encyclopedia.h"
+#include "imap.h"
 #include "report.h"
+#include "search.h"
 #include "tui.h"
 #include "watch.h"
 #include "xmalloc.h"
@@ -133,25 +136,27 @@ tui_role(struct tui *t, enum theme_role r)
 
 /* --- drawing helpers ---------------------------------------------------- */
 
-int
-tui_put(struct tui *t, int y, int x, int width, const char *s, size_t n,
-    enum theme_role role)
+/* Walk s[0..n) as the console shows it, up to width cells; draw it at the
+ * cursor in role's attributes when draw. Returns the bytes taken; *cells
+ * the cells they take. */
+static size_t
+walk(struct tui *t, const char *s, size_t n, int width, int draw, enum theme_role role,
+    int *cells)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i;
 	int used = 0, w;
-	chtype a = tui_attr(t, role), esc = tui_attr(t, TR_ESCAPED);
+	chtype a = draw ? tui_attr(t, role) : 0, esc = draw ? tui_attr(t, TR_ESCAPED) : 0;
 	struct vis v;
 
-	if (width <= 0)
-		return 0;
-	move(y, x);
 	/* control characters, escapes and invalid UTF-8 made visible */
 	for (i = 0; i < n && used < width; i += v.len) {
 		vis_next(u + i, n - i, t->utf8, &v);
 		if (v.kind == VIS_TAB || (v.kind == VIS_TEXT && v.len == 1)) {
-			attrset(a);
-			addch(v.kind == VIS_TAB ? ' ' : u[i]);
+			if (draw) {
+				attrset(a);
+				addch(v.kind == VIS_TAB ? ' ' : u[i]);
+			}
 			used++;
 		} else if (v.kind == VIS_TEXT) {
 			wchar_t wc;
@@ -164,19 +169,71 @@ tui_put(struct tui *t, int y, int x, int width, const char *s, size_t n,
 			}
 			if (used + w > width)
 				break;
-			attrset(a);
-			addnwstr(&wc, 1);
+			if (draw) {
+				attrset(a);
+				addnwstr(&wc, 1);
+			}
 			used += w;
 		} else {
 			w = (int)strlen(v.show);
 			if (used + w > width)
 				break;
-			attrset(esc);
-			addstr(v.show);
+			if (draw) {
+				attrset(esc);
+				addstr(v.show);
+			}
 			used += w;
 		}
 	}
-	attrset(A_NORMAL);
+	if (draw)
+		attrset(A_NORMAL);
+	if (cells != NULL)
+		*cells = used;
+	return i < n ? i : n;
+}
+
+int
+tui_put(struct tui *t, int y, int x, int width, const char *s, size_t n,
+    enum theme_role role)
+{
+	int used;
+
+	if (width <= 0)
+		return 0;
+	move(y, x);
+	walk(t, s, n, width, 1, role, &used);
+	return used;
+}
+
+size_t
+tui_fit(struct tui *t, const char *s, size_t n, int width, int *cells)
+{
+	return walk(t, s, n, width, 0, TR_NORMAL, cells);
+}
+
+int
+tui_put_marked(struct tui *t, int y, int x, int width, const char *s, size_t n, size_t skip,
+    enum theme_role role, struct pattern *pat)
+{
+	size_t at = skip, so, eo, from = 0;
+	int used = 0;
+
+	while (used < width && at < n) {
+		/* the next match that ends after where drawing is */
+		while (pat != NULL && pattern_find(pat, s, n, from, &so, &eo) && eo <= at)
+			from = eo;
+		if (pat == NULL || !pattern_find(pat, s, n, from, &so, &eo))
+			so = eo = n;
+		if (so > at) {
+			used += tui_put(t, y, x + used, width - used, s + at, so - at, role);
+			at = so;
+		}
+		if (at < eo && used < width) {
+			used += tui_put(t, y, x + used, width - used, s + at, eo - at, TR_SEARCH);
+			at = eo;
+			from = eo;
+		}
+	}
 	return used;
 }
 
@@ -337,8 +394,34 @@ pop(struct tui *t)
 void
 tui_analyse(struct tui *t)
 {
+	size_t i;
+
 	t->an = incident_analyse(t->run->incident);
 	t->dirty = 0;
+	/* while loading: the ranks whose own files are read to the end (a
+	 * file of many ranks not read yet leaves every rank reading) */
+	imap_clear(&t->read_ranks);
+	t->unread_multi = 0;
+	if (!t->loading)
+		return;
+	for (i = 0; i < t->run->nsources; i++) {
+		const struct source *s = t->run->sources[i];
+
+		if (i < t->run->cursor && s->rank >= 0)
+			imap_set(&t->read_ranks, s->rank, i);
+		else if (i >= t->run->cursor && s->rank < 0)
+			t->unread_multi = 1;
+	}
+}
+
+int
+tui_rank_reading(const struct tui *t, int rank)
+{
+	size_t at;
+
+	if (!t->loading)
+		return 0;
+	return t->unread_multi || !imap_get(&t->read_ranks, rank, &at);
 }
 
 /* --- export ------------------------------------------------------------- */
@@ -413,16 +496,49 @@ draw_status(struct tui *t)
 		tui_puts(t, y, 1, COLS - 2, v->ops->hints, TR_STATUS);
 }
 
+/* ^Z: the terminal as it was, the process stopped as the shell's job
+ * control expects; on fg, the screen drawn again. */
+static void
+suspend(struct tui *t)
+{
+	struct sigaction sa, old;
+
+	(void)t;
+	def_prog_mode();
+	endwin();
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGTSTP, &sa, &old);
+	kill(getpid(), SIGTSTP);
+	/* here again after SIGCONT */
+	sigaction(SIGTSTP, &old, NULL);
+	reset_prog_mode();
+	clear();
+	refresh();
+}
+
 static int
-global_key(struct tui *t, enum action a)
+global_key(struct tui *t, enum action a, int code)
 {
 	char *path = NULL, *why = NULL;
 
 	switch (a) {
 	case ACT_QUIT:
 		return HR_QUIT;
+	case ACT_INTR:
+		t->exit_status = 130;	/* as a shell reports an interrupt */
+		return HR_QUIT;
+	case ACT_SUSPEND:
+		suspend(t);
+		return HR_REDRAW;
 	case ACT_BACK:
-		return t->depth > 1 ? HR_POP : HR_QUIT;
+		if (t->depth > 1)
+			return HR_POP;
+		if (code == 27) {	/* a stray Esc on the home screen quits nothing */
+			tui_message(t, 0, "q quits (Esc goes back from the other screens)");
+			return HR_REDRAW;
+		}
+		return HR_QUIT;
 	case ACT_HELP:
 		if (t->stack[t->depth - 1].ops != &help_ops)
 			tui_push(t, &help_ops, help_new(t));
@@ -439,13 +555,16 @@ global_key(struct tui *t, enum action a)
 	}
 	case ACT_THEME:
 		if (!t->colors) {
-			tui_message(t, 0, "this terminal shows no colours (or NO_COLOR is set)");
+			tui_message(t, 0, "%s: the mono theme only", getenv("NO_COLOR") ?
+			    "NO_COLOR is set" : "this terminal shows no colours");
 			return HR_REDRAW;
 		}
+		/* every theme in turn, mono among them */
 		if (t->themes.n > 1) {
 			t->theme = t->theme + 1 < t->themes.n ? t->theme + 1 : 1;
 			theme_apply(t);
-			tui_message(t, 0, "theme: %s", t->themes.v[t->theme]->name);
+			tui_message(t, 0, "theme: %s (%zu of %zu)", t->themes.v[t->theme]->name,
+			    t->theme, t->themes.n - 1);
 		}
 		return HR_REDRAW;
 	case ACT_EXPORT:
@@ -473,7 +592,7 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	struct sigaction sa;
 	struct notes ns;
 	char *key, *dir;
-	int res, quit = 0, redraw = 1, more = 1;
+	int res, quit = 0, redraw = 1, more = 1, working = 0;
 	long every = ANALYSE_EVERY;
 	struct watch *w = NULL;
 	struct timespec last, now;
@@ -525,11 +644,9 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	for (i = 1; theme_name != NULL && i < t.themes.n; i++)
 		if (strcmp(t.themes.v[i]->name, theme_name) == 0)
 			t.theme = i;
-	if (theme_name != NULL && strcmp(t.themes.v[t.theme]->name, theme_name) != 0 &&
-	    strcmp(theme_name, "mono") != 0)
-		tui_message(&t, 1, "no theme '%s'; using %s", theme_name, t.themes.v[t.theme]->name);
-	if (theme_name != NULL && strcmp(theme_name, "mono") == 0)
-		t.colors = 0;
+	if (theme_name != NULL && strcmp(t.themes.v[t.theme]->name, theme_name) != 0)
+		tui_message(&t, 1, "no theme '%s'; using %s (--list-themes lists them)", theme_name,
+		    t.themes.v[t.theme]->name);
 	if (ns.errors > 0) {
 		char *s = note_format(&ns.v[0]);
 
@@ -588,7 +705,12 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 			refresh();
 			redraw = 0;
 		}
-		timeout(more ? 0 : w != NULL ? 100 : 1000);
+		/* a view with work under way (a search) gets a slice per turn */
+		v = &t.stack[t.depth - 1];
+		working = v->ops->work != NULL && v->ops->work(&t, v);
+		if (working)
+			redraw = 1;
+		timeout(more || working ? 0 : w != NULL ? 100 : 1000);
 		rc = get_wch(&ch);
 		if (!more && w != NULL) {
 			int rescan = 0;
@@ -622,11 +744,21 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 			int code = (int)ch;
 			enum action a = keys_action(code);
 
-			if (rc == OK && ch == 27)
+			if (rc == OK && ch == 27) {
+				wint_t ch2;
+
+				/* Esc and a key at once is an Alt chord (M-j): no key of ours */
+				timeout(0);
+				if (get_wch(&ch2) != ERR) {
+					tui_message(&t, 0, "Alt keys do nothing here (? lists the keys)");
+					redraw = 1;
+					continue;
+				}
 				a = ACT_BACK;
+			}
 			res = v->ops->key(&t, v, a, code);
 			if (res & HR_UNHANDLED)
-				res = global_key(&t, a) | (res & ~HR_UNHANDLED);
+				res = global_key(&t, a, code) | (res & ~HR_UNHANDLED);
 		}
 		if (res & HR_QUIT)
 			quit = 1;
@@ -656,5 +788,6 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	if (got_signal)
 		fprintf(stderr, "rankwatch: %s\n", got_signal == SIGINT ? "interrupted (SIGINT)" :
 		    got_signal == SIGTERM ? "terminated (SIGTERM)" : "hung up (SIGHUP)");
-	return got_signal ? 128 + got_signal : 0;	/* as a shell reports a signal */
+	imap_release(&t.read_ranks);
+	return got_signal ? 128 + got_signal : t.exit_status;	/* as a shell reports a signal */
 }

@@ -7,11 +7,14 @@
 #define RW_TUI_H
 
 #include "curses.h"
+#include "imap.h"
 #include "keys.h"
 #include "rulebook.h"
 #include "run.h"
 #include "theme.h"
 #include "ticks.h"
+
+struct pattern;
 
 /* What a key handler asks the loop to do. */
 #define HR_NONE		0x00
@@ -30,6 +33,9 @@ struct view_ops {
 	void		 (*release)(struct view *v);
 	/* the engine has new data (optional) */
 	void		 (*update)(struct tui *t, struct view *v);
+	/* work in slices between key presses (a search): 1 while there is
+	 * more (optional) */
+	int		 (*work)(struct tui *t, struct view *v);
 	const char	*hints;		/* the key bar at the bottom */
 };
 
@@ -57,6 +63,9 @@ struct tui {
 	char			 message[512];	/* shown once in the status line */
 	int			 message_error;
 	char			*last_search;
+	int			 exit_status;	/* 130 after ^C */
+	struct imap		 read_ranks;	/* loading: ranks whose own files are read */
+	int			 unread_multi;	/* loading: a file of many ranks is not read yet */
 	MEVENT			 mouse;		/* the last mouse event, for code KEY_MOUSE */
 };
 
@@ -83,6 +92,13 @@ chtype	tui_attr(struct tui *t, enum theme_role r);
 int	tui_put(struct tui *t, int y, int x, int width, const char *s, size_t n,
 	    enum theme_role role);
 int	tui_puts(struct tui *t, int y, int x, int width, const char *s, enum theme_role role);
+/* The bytes of s[0..n) that tui_put would show in width cells (*cells:
+ * the cells they take). */
+size_t	tui_fit(struct tui *t, const char *s, size_t n, int width, int *cells);
+/* tui_put of s[skip..n), with what pat matches in s marked in the search
+ * role (pat may be NULL). */
+int	tui_put_marked(struct tui *t, int y, int x, int width, const char *s, size_t n,
+	    size_t skip, enum theme_role role, struct pattern *pat);
 /* Fill the rest of a line from x with blanks in role. */
 void	tui_fill(struct tui *t, int y, int x, int width, enum theme_role role);
 /* A horizontal rule with a title. */
@@ -92,6 +108,9 @@ enum theme_role tui_severity_role(const char *sev);
 /* Write the incident report with the checklist state; path in *out. */
 int	tui_export(struct tui *t, char **out, char **why);
 void	tui_analyse(struct tui *t);
+/* Is rank's log still being read (loading, and not all of its lines seen)?
+ * Such a rank has no role yet: it is not silent, suspect or healthy. */
+int	tui_rank_reading(const struct tui *t, int rank);
 
 /* The views. */
 extern const struct view_ops overview_ops;
@@ -106,6 +125,9 @@ void	*overview_new(struct tui *t);
  * or after sec (0: the top); file/line: position on that line instead. */
 void	*log_new(struct tui *t, int rank, int64_t sec, const char *file,
 	    unsigned long line);
+/* A rank's log at its first event, or at its last line when it has none
+ * (a silent rank in a hang). */
+void	*log_new_rank(struct tui *t, int rank);
 void	*entry_new(struct tui *t, const struct entry *e);
 void	*browser_new(struct tui *t);
 void	*help_new(struct tui *t);

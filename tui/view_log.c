@@ -1,20 +1,27 @@
 /* view_log.c: the lines of one rank, or of all ranks merged by time.
  * The view keeps offsets, not text: it reads what is on screen from the
- * files. Matched lines are coloured by their role; log text is escaped. */
+ * files. Matched lines are coloured by their role; log text is escaped.
+ * A jump (to an event, a search match, a matched line) puts its line a
+ * third of the way down with the lines around it, as less does; the
+ * screen is never left blank below while the file has lines. / searches
+ * in slices between key presses, so the keys never wait on it. */
 #include "config.h"
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "matcher.h"
+#include "search.h"
 #include "tui.h"
+#include "wrap.h"
 #include "xmalloc.h"
 
 #define MERGED_MAX	2000000	/* lines a view holds at most */
+#define SEARCH_SLICE_MS	20	/* searching between two looks at the keys */
 
 struct logline {
 	uint64_t	off;
@@ -30,7 +37,10 @@ struct logview {
 	int		 rank;		/* -1: merged */
 	struct logline	*v;
 	size_t		 n, cap;
-	int		 top, sel, hscroll;
+	int		 top, sel;
+	int		 hscroll;	/* cells cut off the left of every line */
+	int		 wrap;		/* long lines take as many rows as they need */
+	int		 land;		/* the selection was jumped to: place it */
 	int		 follow;
 	/* What the view holds of the lines it was asked for: MERGED_MAX at
 	 * most, around where it was opened (the line asked for, the time, the
@@ -44,10 +54,21 @@ struct logview {
 	int		 want_end;	/* open at the end (following) */
 	int		 reached;	/* what it was opened at is held, */
 	size_t		 at;		/* here */
-	char		*search;
-	char		*filter;	/* show only lines containing it (like less's &) */
+	struct pattern	*search;
+	struct {			/* a search under way */
+		int	 active;
+		int	 dir;
+		size_t	 pos;		/* the next line to look at */
+		size_t	 done;		/* lines looked at */
+		int	 wrapped;
+	} s;
+	struct pattern	*filter;	/* show only lines that match (like less's &) */
 	struct logline	*all;		/* the unfiltered lines while a filter is on */
 	size_t		 nall;
+	int		 fd;		/* the file last read, kept open */
+	uint32_t	 fd_src;
+	char		*text;		/* the line last read */
+	size_t		 textcap;
 };
 
 struct collect {
@@ -201,16 +222,22 @@ held_span(struct tui *t, const struct logview *lv, char *out, size_t len)
 		    (unsigned long)b->lineno);
 }
 
-void *
-log_new(struct tui *t, int rank, int64_t sec, const char *file, unsigned long line)
+/* (Re)fill lv with rank's lines (-1: all) and select file:line, or the
+ * first line at or after sec, or the first line. 0 when file:line is not
+ * among them. */
+static int
+open_at(struct tui *t, struct logview *lv, int rank, int64_t sec, const char *file,
+    unsigned long line)
 {
-	struct logview *lv = xcalloc(1, sizeof *lv);
 	size_t i;
 	int found = 1;
 	char span[512];
 
 	lv->rank = rank;
 	lv->want_src = -1;
+	lv->want_sec = sec;
+	lv->want_end = 0;
+	lv->sel = lv->top = 0;
 	if (file != NULL)
 		for (i = 0; i < t->run->nsources; i++)
 			if (strcmp(t->run->sources[i]->name, file) == 0) {
@@ -218,7 +245,6 @@ log_new(struct tui *t, int rank, int64_t sec, const char *file, unsigned long li
 				lv->want_line = line;
 				break;
 			}
-	lv->want_sec = sec;
 	load(t, lv);
 	if (file != NULL) {
 		found = 0;
@@ -229,9 +255,11 @@ log_new(struct tui *t, int rank, int64_t sec, const char *file, unsigned long li
 				found = 1;
 				break;
 			}
+		if (!found && rank >= 0)
+			return 0;	/* the caller tries all ranks merged */
 	} else if (sec > 0)
 		found = go_time(lv, sec);
-	lv->top = lv->sel - 3 > 0 ? lv->sel - 3 : 0;
+	lv->land = 1;
 	if (lv->n > 0 && (lv->skipped > 0 || lv->truncated)) {
 		held_span(t, lv, span, sizeof span);
 		if (!found && file != NULL)
@@ -245,6 +273,41 @@ log_new(struct tui *t, int rank, int64_t sec, const char *file, unsigned long li
 			    lv->n, lv->total, MERGED_MAX, span);
 	} else if (!found && file != NULL)
 		tui_message(t, 1, "%s:%lu is not in this view (the file changed?)", file, line);
+	return 1;
+}
+
+void *
+log_new(struct tui *t, int rank, int64_t sec, const char *file, unsigned long line)
+{
+	struct logview *lv = xcalloc(1, sizeof *lv);
+
+	lv->fd = -1;
+	/* a line the rank's view does not hold (a launcher's line about the
+	 * rank, with no rank of its own) is shown among all ranks */
+	if (!open_at(t, lv, rank, sec, file, line)) {
+		open_at(t, lv, -1, sec, file, line);
+		tui_message(t, 0, "%s:%lu has no rank of its own: shown among all ranks", file, line);
+	}
+	return lv;
+}
+
+void *
+log_new_rank(struct tui *t, int rank)
+{
+	const struct rankstate *rs = incident_rank(t->run->incident, rank);
+	const struct event *ev = t->an->initiating;
+	struct logview *lv;
+
+	if (ev != NULL && ev->rank == rank)	/* where it failed first */
+		return log_new(t, rank, 0, ev->file, ev->lineno);
+	if (rs != NULL && rs->first_event != NULL)
+		return log_new(t, rank, 0, rs->first_event->file, rs->first_event->lineno);
+	/* no event: where it stopped is what matters (a silent rank in a hang) */
+	lv = log_new(t, rank, 0, NULL, 0);
+	lv->sel = lv->n > 0 ? (int)lv->n - 1 : 0;
+	lv->land = 1;
+	if (rs != NULL)
+		tui_message(t, 0, "rank %d has no event: its last line", rank);
 	return lv;
 }
 
@@ -253,10 +316,13 @@ log_release(struct view *v)
 {
 	struct logview *lv = v->data;
 
+	if (lv->fd >= 0)
+		close(lv->fd);
 	free(lv->v);
 	free(lv->all);
-	free(lv->search);
-	free(lv->filter);
+	free(lv->text);
+	pattern_free(lv->search);
+	pattern_free(lv->filter);
 	free(lv);
 }
 
@@ -268,27 +334,43 @@ log_update(struct tui *t, struct view *v)
 
 	if (!lv->follow && !at_end)
 		return;
-	if (lv->filter != NULL)
-		return;		/* a filtered view stays as it is */
+	if (lv->filter != NULL || lv->s.active)
+		return;		/* a filtered view, or one being searched, stays */
 	lv->want_end = lv->follow || at_end;
 	load(t, lv);
 	if (lv->follow && lv->n > 0)
 		lv->sel = (int)lv->n - 1;
 }
 
-/* Read line i's text (at most cap bytes). */
+/* Read line l whole into lv->text (NUL terminated); its length. The file
+ * stays open for the next line. */
 static size_t
-read_line(struct tui *t, const struct logline *l, char *out, size_t cap)
+read_line(struct tui *t, struct logview *lv, const struct logline *l)
 {
-	int fd = open(t->run->sources[l->src]->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	ssize_t n;
-	size_t want = l->len < cap ? l->len : cap;
 
-	if (fd < 0)
-		return 0;
-	n = pread(fd, out, want, (off_t)l->off);
-	close(fd);
-	return n > 0 ? (size_t)n : 0;
+	if (lv->fd < 0 || lv->fd_src != l->src) {
+		if (lv->fd >= 0)
+			close(lv->fd);
+		lv->fd = open(t->run->sources[l->src]->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		lv->fd_src = l->src;
+	}
+	if (lv->textcap < (size_t)l->len + 1) {
+		lv->textcap = (size_t)l->len + 1;
+		lv->text = xrealloc(lv->text, lv->textcap);
+	}
+	n = lv->fd >= 0 ? pread(lv->fd, lv->text, l->len, (off_t)l->off) : -1;
+	n = n > 0 ? n : 0;
+	lv->text[n] = '\0';
+	return (size_t)n;
+}
+
+static int
+matches(struct tui *t, struct logview *lv, const struct logline *l, struct pattern *p)
+{
+	size_t n = read_line(t, lv, l), so, eo;
+
+	return pattern_find(p, lv->text, n, 0, &so, &eo);
 }
 
 static enum theme_role
@@ -312,12 +394,81 @@ visible(void)
 	return LINES - 3 > 1 ? LINES - 3 : 1;
 }
 
+/* Cells before a line's text: its time, and its rank when merged. */
+static int
+gutter(const struct logview *lv)
+{
+	return 9 + (lv->rank < 0 ? 6 : 0);
+}
+
+/* Rows line i takes on screen. */
+static int
+rows_of(struct tui *t, struct logview *lv, size_t i)
+{
+	size_t n, off = 0;
+	int rows = 0, w = COLS - gutter(lv);
+
+	if (!lv->wrap || w < 1)
+		return 1;
+	n = read_line(t, lv, &lv->v[i]);
+	do {
+		size_t k = tui_fit(t, lv->text + off, n - off, w, NULL);
+
+		off += k ? k : 1;
+		rows++;
+	} while (off < n && rows < 1000);
+	return rows;
+}
+
+/* The first line to draw so that the screen holds sel where the keys put
+ * it: a jump puts it a third of the way down; moving keeps it on screen;
+ * and no rows are left blank below while there are lines above. */
+static void
+place(struct tui *t, struct logview *lv)
+{
+	int nvis = visible(), rows, i;
+
+	if (lv->sel >= (int)lv->n)
+		lv->sel = (int)lv->n - 1;
+	if (lv->sel < 0)
+		lv->sel = 0;
+	if (lv->land) {
+		/* as many rows above it as a third of the screen */
+		for (i = lv->sel, rows = 0; i > 0 &&
+		    rows + rows_of(t, lv, (size_t)i - 1) <= nvis / 3; i--)
+			rows += rows_of(t, lv, (size_t)i - 1);
+		lv->top = i;
+		lv->land = 0;
+	}
+	if (lv->sel < lv->top)
+		lv->top = lv->sel;
+	/* the selected line ends on screen */
+	for (;;) {
+		for (rows = 0, i = lv->top; i <= lv->sel; i++)
+			rows += rows_of(t, lv, (size_t)i);
+		if (rows <= nvis || lv->top >= lv->sel)
+			break;
+		lv->top++;
+	}
+	/* the screen filled to the end of the lines */
+	for (rows = 0, i = lv->top; i < (int)lv->n && rows < nvis; i++)
+		rows += rows_of(t, lv, (size_t)i);
+	while (rows < nvis && lv->top > 0) {
+		int r = rows_of(t, lv, (size_t)lv->top - 1);
+
+		if (rows + r > nvis)
+			break;
+		rows += r;
+		lv->top--;
+	}
+}
+
 static void
 log_draw(struct tui *t, struct view *v)
 {
 	struct logview *lv = v->data;
-	char title[256], text[4096], when[40], count[96];
-	int i, nvis = visible(), x;
+	char title[512], when[40], count[96];
+	int i, y, nvis = visible(), x;
 
 	if (lv->skipped > 0 || lv->truncated)
 		snprintf(count, sizeof count, "%zu of %zu lines (the view holds %d)", lv->n,
@@ -325,30 +476,27 @@ log_draw(struct tui *t, struct view *v)
 	else
 		snprintf(count, sizeof count, "%zu lines", lv->n);
 	if (lv->rank >= 0)
-		snprintf(title, sizeof title, " rank %d  %s%s%s%s", lv->rank, count,
-		    lv->follow ? "  following" : "", lv->filter ? "  filter: " : "",
-		    lv->filter ? lv->filter : "");
+		snprintf(title, sizeof title, " rank %d  %s%s%s%s%s", lv->rank, count,
+		    lv->follow ? "  following" : "", lv->wrap ? "  wrapped" : "",
+		    lv->filter ? "  filter: " : "", lv->filter ? pattern_text(lv->filter) : "");
 	else
-		snprintf(title, sizeof title, " all ranks merged by time  %s%s%s%s", count,
-		    lv->follow ? "  following" : "", lv->filter ? "  filter: " : "",
-		    lv->filter ? lv->filter : "");
+		snprintf(title, sizeof title, " all ranks merged by time  %s%s%s%s%s", count,
+		    lv->follow ? "  following" : "", lv->wrap ? "  wrapped" : "",
+		    lv->filter ? "  filter: " : "", lv->filter ? pattern_text(lv->filter) : "");
 	tui_fill(t, 0, 0, COLS, TR_HEADER);
 	tui_puts(t, 0, 0, COLS, title, TR_HEADER);
 	if (lv->n == 0) {
-		tui_puts(t, 2, 2, COLS - 4, "no lines for this rank (or the input cannot be re-read)", TR_DIM);
+		tui_puts(t, 2, 2, COLS - 4, lv->filter ? "no line matches the filter (F and an "
+		    "empty filter show all)" : "no lines for this rank (or the input cannot be "
+		    "re-read)", TR_DIM);
 		return;
 	}
-	if (lv->sel >= (int)lv->n)
-		lv->sel = (int)lv->n - 1;
-	if (lv->sel < lv->top)
-		lv->top = lv->sel;
-	if (lv->sel >= lv->top + nvis)
-		lv->top = lv->sel - nvis + 1;
-	for (i = 0; i < nvis && lv->top + i < (int)lv->n; i++) {
-		const struct logline *l = &lv->v[lv->top + i];
+	place(t, lv);
+	for (i = lv->top, y = 1; i < (int)lv->n && y <= nvis; i++) {
+		const struct logline *l = &lv->v[i];
 		struct stamp s = { l->sec, 0, STAMP_TIME };
-		int y = 1 + i, sel = lv->top + i == lv->sel;
-		size_t n = read_line(t, l, text, sizeof text), skip;
+		int sel = i == lv->sel, w;
+		size_t n = read_line(t, lv, l), off;
 		enum theme_role role = sel ? TR_SELECTION : line_role(l);
 
 		if (sel)
@@ -364,57 +512,127 @@ log_draw(struct tui *t, struct view *v)
 			snprintf(rk, sizeof rk, "%5d ", l->rank);
 			x += tui_puts(t, y, x, 6, l->rank >= 0 ? rk : "    - ", sel ? TR_SELECTION : TR_DIM);
 		}
-		skip = (size_t)lv->hscroll < n ? (size_t)lv->hscroll : n;
-		if (lv->search && !sel && strcasestr(text, lv->search) != NULL && n < sizeof text)
-			role = TR_SEARCH;
-		tui_put(t, y, x, COLS - x, text + skip, n - skip, role);
+		w = COLS - x;
+		if (!lv->wrap) {
+			off = tui_fit(t, lv->text, n, lv->hscroll, NULL);
+			tui_put_marked(t, y, x, w, lv->text, n, off, role, lv->search);
+			y++;
+			continue;
+		}
+		for (off = 0; y <= nvis; y++) {
+			size_t k = tui_fit(t, lv->text + off, n - off, w, NULL);
+
+			if (sel)
+				tui_fill(t, y, 0, COLS, TR_SELECTION);
+			tui_put_marked(t, y, x, w, lv->text, off + k, off, role, lv->search);
+			off += k ? k : 1;
+			if (off >= n) {
+				y++;
+				break;
+			}
+		}
 	}
 	{
 		const struct logline *l = &lv->v[lv->sel];
 		char where[512];
 
 		snprintf(where, sizeof where, " %s:%u  line %d of %zu%s", t->run->sources[l->src]->name,
-		    l->lineno, lv->sel + 1, lv->n, lv->hscroll ? "  (scrolled)" : "");
+		    l->lineno, lv->sel + 1, lv->n, !lv->wrap && lv->hscroll ? "  (scrolled: 0 "
+		    "goes back)" : "");
 		tui_fill(t, LINES - 2, 0, COLS, TR_DIM);
 		tui_puts(t, LINES - 2, 0, COLS, where, TR_DIM);
 	}
 }
 
-static int
-matches(struct tui *t, const struct logline *l, const char *q)
-{
-	char text[4096];
-	size_t n = read_line(t, l, text, sizeof text - 1);
-
-	text[n] = '\0';
-	return strcasestr(text, q) != NULL;
-}
-
+/* ]/[: the next matched line (initiating, collateral or symptom). */
 static void
-find(struct tui *t, struct logview *lv, int dir, int events)
+find_event(struct tui *t, struct logview *lv, int dir)
 {
-	int i = lv->sel;
+	int i;
 
-	for (;;) {
-		i += dir;
-		if (i < 0 || i >= (int)lv->n) {
-			tui_message(t, 1, events ? "no more matched lines" : "no more matches for '%s'",
-			    lv->search ? lv->search : "");
+	for (i = lv->sel + dir; i >= 0 && i < (int)lv->n; i += dir)
+		if (lv->v[i].role != 0 && lv->v[i].role <= ROLE_SYMPTOM + 1) {
+			lv->sel = i;
+			lv->land = 1;
 			return;
 		}
-		if (events ? lv->v[i].role != 0 && lv->v[i].role <= ROLE_SYMPTOM + 1 :
-		    matches(t, &lv->v[i], lv->search)) {
-			lv->sel = i;
-			return;
+	tui_message(t, 1, "no more matched lines %s", dir > 0 ? "below" : "above");
+}
+
+/* Start looking for the search pattern from the line after (dir 1) or
+ * before (-1) the selection; log_work does it in slices. */
+static void
+search_start(struct tui *t, struct logview *lv, int dir)
+{
+	(void)t;
+	if (lv->n == 0)
+		return;
+	lv->s.active = 1;
+	lv->s.dir = dir;
+	lv->s.done = 0;
+	lv->s.wrapped = 0;
+	lv->s.pos = (size_t)((lv->sel + dir + (int)lv->n) % (int)lv->n);
+	if ((dir > 0 && lv->s.pos == 0 && lv->sel == (int)lv->n - 1) ||
+	    (dir < 0 && lv->s.pos == lv->n - 1 && lv->sel == 0))
+		lv->s.wrapped = 1;
+}
+
+static long
+ms_since(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000;
+}
+
+/* A slice of the search: until it finds, has looked at every line, or
+ * has used SEARCH_SLICE_MS. 1 while it goes on. */
+static int
+log_work(struct tui *t, struct view *v)
+{
+	struct logview *lv = v->data;
+	struct timespec t0;
+	size_t k;
+
+	if (!lv->s.active)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (k = 0; lv->s.done < lv->n; k++) {
+		if ((k & 255) == 255 && ms_since(&t0) >= SEARCH_SLICE_MS)
+			break;
+		if (matches(t, lv, &lv->v[lv->s.pos], lv->search)) {
+			lv->sel = (int)lv->s.pos;
+			lv->land = 1;
+			lv->s.active = 0;
+			if (lv->s.wrapped)
+				tui_message(t, 0, lv->s.dir > 0 ? "search hit BOTTOM, continuing at TOP" :
+				    "search hit TOP, continuing at BOTTOM");
+			return 0;
+		}
+		lv->s.done++;
+		if (lv->s.dir > 0 && ++lv->s.pos == lv->n) {
+			lv->s.pos = 0;
+			lv->s.wrapped = 1;
+		} else if (lv->s.dir < 0 && lv->s.pos-- == 0) {
+			lv->s.pos = lv->n - 1;
+			lv->s.wrapped = 1;
 		}
 	}
+	if (lv->s.done >= lv->n) {
+		lv->s.active = 0;
+		tui_message(t, 1, "pattern not found: %s", pattern_text(lv->search));
+		return 0;
+	}
+	tui_message(t, 0, "searching for %s: %zu%% (%zu of %zu lines) - Esc or ^C stops",
+	    pattern_text(lv->search), lv->s.done * 100 / lv->n, lv->s.done, lv->n);
+	return 1;
 }
 
-/* Keep only the lines that contain the filter text (any case); an empty
- * filter shows every line again. The selection stays on its line when
- * that line is kept. */
+/* Keep only the lines that match the filter; an empty filter shows every
+ * line again. The selection stays on its line when that line is kept. */
 static void
-apply_filter(struct tui *t, struct logview *lv, char *q)
+apply_filter(struct tui *t, struct logview *lv, struct pattern *f)
 {
 	size_t i, n = 0;
 	uint64_t keep_off = lv->n ? lv->v[lv->sel].off : 0;
@@ -426,17 +644,16 @@ apply_filter(struct tui *t, struct logview *lv, char *q)
 		lv->v = NULL;
 	} else
 		free(lv->v);
-	free(lv->filter);
-	lv->filter = q && *q ? q : NULL;
+	pattern_free(lv->filter);
+	lv->filter = f;
 	if (lv->filter == NULL) {
-		free(q);
 		lv->v = lv->all;
 		lv->n = lv->cap = lv->nall;
 		lv->all = NULL;
 	} else {
 		lv->v = xcalloc(lv->nall + 1, sizeof *lv->v);
 		for (i = 0; i < lv->nall; i++)
-			if (matches(t, &lv->all[i], lv->filter))
+			if (matches(t, lv, &lv->all[i], lv->filter))
 				lv->v[n++] = lv->all[i];
 		lv->n = lv->cap = n;
 	}
@@ -446,9 +663,62 @@ apply_filter(struct tui *t, struct logview *lv, char *q)
 			lv->sel = (int)i;
 			break;
 		}
+	lv->land = 1;
 	if (lv->filter)
-		tui_message(t, 0, "%zu of %zu lines contain '%s' (F and an empty filter show all)",
-		    lv->n, lv->nall, lv->filter);
+		tui_message(t, 0, "%zu of %zu lines match %s (F and an empty filter show all)",
+		    lv->n, lv->nall, pattern_text(lv->filter));
+}
+
+/* Enter: the selected line whole, wrapped at words, on a page of its own. */
+static void
+show_line(struct tui *t, struct logview *lv)
+{
+	const struct logline *l = &lv->v[lv->sel];
+	struct stamp s = { l->sec, 0, STAMP_TIME };
+	struct strlist w = { NULL, 0 };
+	struct buf b = BUF_INIT;
+	char when[40], title[600];
+	size_t i;
+
+	read_line(t, lv, l);
+	if (l->sec)
+		stamp_format(&s, 1, when, sizeof when);
+	else
+		snprintf(when, sizeof when, "no time");
+	snprintf(title, sizeof title, "%s:%u", t->run->sources[l->src]->name, l->lineno);
+	if (l->rank >= 0)
+		buf_printf(&b, "rank %d  %s  %u bytes\n\n", l->rank, when, l->len);
+	else
+		buf_printf(&b, "no rank  %s  %u bytes\n\n", when, l->len);
+	wrap_text(lv->text, COLS > 8 ? COLS - 4 : 4, &w);
+	for (i = 0; i < w.n; i++)
+		buf_printf(&b, "  %s\n", w.v[i]);
+	wrap_free(&w);
+	tui_push(t, &text_ops, text_new(t, title, buf_detach(&b)));
+}
+
+/* m: this rank's lines or all ranks', at the same line. */
+static void
+toggle_merge(struct tui *t, struct logview *lv)
+{
+	const struct logline *l = lv->n ? &lv->v[lv->sel] : NULL;
+	char *file = l ? xstrdup(t->run->sources[l->src]->name) : NULL;
+	unsigned long line = l ? l->lineno : 0;
+	int rank = lv->rank >= 0 ? -1 : l && l->rank >= 0 ? l->rank : -2;
+
+	if (rank == -2) {
+		tui_message(t, 1, "this line has no rank: m shows one rank's lines from a line "
+		    "of that rank");
+		free(file);
+		return;
+	}
+	if (lv->filter != NULL)
+		apply_filter(t, lv, NULL);
+	lv->s.active = 0;
+	open_at(t, lv, rank, 0, file, line);
+	tui_message(t, 0, rank < 0 ? "all ranks merged by time (m: this rank only)" :
+	    "rank %d only (m: all ranks merged)", rank);
+	free(file);
 }
 
 static int
@@ -456,14 +726,26 @@ log_key(struct tui *t, struct view *v, enum action a, int code)
 {
 	struct logview *lv = v->data;
 	int nvis = visible();
-	char *q;
+	char *q, *why = NULL;
+	struct pattern *p;
 
+	if (lv->s.active && (a == ACT_BACK || a == ACT_INTR)) {
+		lv->s.active = 0;
+		tui_message(t, 0, "search stopped after %zu of %zu lines", lv->s.done, lv->n);
+		return HR_REDRAW;
+	}
 	if (code == KEY_MOUSE) {
-		int y = t->mouse.y;
+		int y = t->mouse.y, i, rows;
 
-		if (y >= 1 && lv->top + y - 1 < (int)lv->n) {
-			lv->follow = 0;
-			lv->sel = lv->top + y - 1;
+		for (i = lv->top, rows = 1; i < (int)lv->n && rows <= nvis; i++) {
+			int r = rows_of(t, lv, (size_t)i);
+
+			if (y >= rows && y < rows + r) {
+				lv->follow = 0;
+				lv->sel = i;
+				break;
+			}
+			rows += r;
 		}
 		return HR_REDRAW;
 	}
@@ -497,31 +779,68 @@ log_key(struct tui *t, struct view *v, enum action a, int code)
 		lv->hscroll = lv->hscroll > 20 ? lv->hscroll - 20 : 0;
 		return HR_REDRAW;
 	case ACT_RIGHT:
-		lv->hscroll += 20;
+		if (lv->wrap)
+			tui_message(t, 0, "lines are wrapped (w cuts them again)");
+		else
+			lv->hscroll += 20;
+		return HR_REDRAW;
+	case ACT_LINE0:
+		lv->hscroll = 0;
+		return HR_REDRAW;
+	case ACT_LINEEND:
+		if (lv->n > 0 && !lv->wrap) {
+			size_t n = read_line(t, lv, &lv->v[lv->sel]);
+			int cells = 0, w = COLS - gutter(lv);
+
+			tui_fit(t, lv->text, n, 1 << 30, &cells);
+			lv->hscroll = cells > w ? cells - w + 1 : 0;
+		}
+		return HR_REDRAW;
+	case ACT_WRAP:
+		lv->wrap = !lv->wrap;
+		lv->hscroll = 0;
+		lv->land = 1;
+		tui_message(t, 0, lv->wrap ? "long lines wrapped (w cuts them)" :
+		    "long lines cut (w wraps them; l and $ scroll)");
 		return HR_REDRAW;
 	case ACT_SEARCH:
-		if ((q = tui_prompt(t, "/", NULL)) != NULL) {
-			free(lv->search);
-			lv->search = *q ? q : NULL;
-			if (*q == '\0')
-				free(q);
-			else
-				find(t, lv, 1, 0);
+		if ((q = tui_prompt(t, "/", NULL)) == NULL)
+			return HR_REDRAW;
+		if (*q != '\0') {
+			if ((p = pattern_new(q, &why)) == NULL) {
+				tui_message(t, 1, "%s", why);
+				free(why);
+			} else {
+				pattern_free(lv->search);
+				lv->search = p;
+				search_start(t, lv, 1);
+			}
 		}
+		free(q);
 		return HR_REDRAW;
 	case ACT_NEXT:
 	case ACT_PREV:
-		if (lv->search)
-			find(t, lv, a == ACT_NEXT ? 1 : -1, 0);
+		if (lv->search == NULL)
+			tui_message(t, 0, "no search yet: / searches");
+		else
+			search_start(t, lv, a == ACT_NEXT ? 1 : -1);
 		return HR_REDRAW;
 	case ACT_NEXTEV:
 	case ACT_PREVEV:
-		find(t, lv, a == ACT_NEXTEV ? 1 : -1, 1);
+		find_event(t, lv, a == ACT_NEXTEV ? 1 : -1);
 		return HR_REDRAW;
 	case ACT_FILTER:
-		q = tui_prompt(t, "filter (lines containing): ", lv->filter);
-		if (q != NULL)
-			apply_filter(t, lv, q);
+		if ((q = tui_prompt(t, "filter (lines matching): ", lv->filter ?
+		    pattern_text(lv->filter) : NULL)) == NULL)
+			return HR_REDRAW;
+		if (*q == '\0')
+			apply_filter(t, lv, NULL);
+		else if ((p = pattern_new(q, &why)) == NULL) {
+			tui_message(t, 1, "%s", why);
+			free(why);
+		} else
+			apply_filter(t, lv, p);
+		free(q);
 		return HR_REDRAW;
 	case ACT_FOLLOW:
 		lv->follow = !lv->follow;
@@ -530,11 +849,18 @@ log_key(struct tui *t, struct view *v, enum action a, int code)
 		return HR_REDRAW;
 	case ACT_FIRST:
 		lv->follow = 0;
-		lv->sel = 0;
-		find(t, lv, 1, 1);
+		lv->sel = -1;
+		find_event(t, lv, 1);
+		if (lv->sel < 0)
+			lv->sel = 0;
+		return HR_REDRAW;
+	case ACT_MERGE:
+		toggle_merge(t, lv);
 		return HR_REDRAW;
 	case ACT_OPEN:
-		return HR_NONE;
+		if (lv->n > 0)
+			show_line(t, lv);
+		return HR_REDRAW;
 	default:
 		return HR_UNHANDLED;
 	}
@@ -546,5 +872,6 @@ const struct view_ops log_ops = {
 	.key = log_key,
 	.release = log_release,
 	.update = log_update,
-	.hints = "/ search  n/N next/prev  F filter  ]/[ matched lines  f first  P follow  h/l scroll  q back",
+	.work = log_work,
+	.hints = "/ search  n/N next  ]/[ matched  Enter whole line  w wrap  m merge  F filter  P follow  q back",
 };

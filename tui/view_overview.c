@@ -14,10 +14,10 @@
 #include "xmalloc.h"
 
 enum { SORT_ROLE, SORT_RANK, SORT_FIRST, SORT__COUNT };
-enum { FILTER_ALL, FILTER_EVENTS, FILTER_TROUBLE, FILTER__COUNT };
+enum { FILTER_ALL, FILTER_NO_COLLATERAL, FILTER_TROUBLE, FILTER_EVENTS, FILTER__COUNT };
 static const char *const sort_names[] = { "by role", "by rank", "by first event" };
-static const char *const filter_names[] = { "all ranks", "ranks with events",
-    "ranks not healthy" };
+static const char *const filter_names[] = { "all ranks", "not collateral",
+    "not healthy", "with events" };
 
 struct overview {
 	int			 focus;		/* 0 timeline, 1 diagnoses */
@@ -31,6 +31,8 @@ struct overview {
 	int			 sort, filter, compact;
 	int			 sort_auto;	/* by role once there is trouble, until the user sorts */
 	int			 cols;		/* the timeline's width at the last draw */
+	int			 moved;		/* the user moved the cursor: it stays on its rank */
+	int			 col_set;	/* the user put the time cursor: Enter opens there */
 };
 
 static const char *const glyph_utf8[CELL__COUNT] = {
@@ -117,7 +119,10 @@ build_rows(struct tui *t, struct overview *o)
 
 		if (o->filter == FILTER_EVENTS && rs->first_event == NULL)
 			continue;
-		if (o->filter == FILTER_TROUBLE && rs->role == RR_HEALTHY)
+		if (o->filter == FILTER_TROUBLE && rs->role == RR_HEALTHY &&
+		    !tui_rank_reading(t, rs->rank))
+			continue;
+		if (o->filter == FILTER_NO_COLLATERAL && rs->role == RR_COLLATERAL)
 			continue;
 		o->rows[o->nrows++] = rs->rank;
 	}
@@ -129,6 +134,15 @@ build_rows(struct tui *t, struct overview *o)
 		qsort(o->rows, o->nrows, sizeof *o->rows, row_cmp_role);
 	else if (o->sort == SORT_FIRST)
 		qsort(o->rows, o->nrows, sizeof *o->rows, row_cmp_first);
+	/* the cursor stays on the rank it was on once the user moved it;
+	 * until then it follows what matters most: the initiating rank, or
+	 * the first suspect */
+	if (!o->moved) {
+		const struct analysis *an = t->an;
+
+		keep = an->initiating && an->initiating->rank >= 0 ? an->initiating->rank :
+		    an->nsuspects ? an->suspects[0].rank : -1;
+	}
 	o->sel = 0;
 	for (i = 0; i < o->nrows; i++)
 		if (o->rows[i] == keep)
@@ -217,63 +231,143 @@ draw_header(struct tui *t)
 	(void)total;
 }
 
+/* Rows the reason takes: two when it needs them. */
+static int
+reason_rows(struct tui *t)
+{
+	struct strlist l = { NULL, 0 };
+	int n;
+
+	wrap_text(t->an->reason, COLS - 2 > 10 ? COLS - 2 : 10, &l);
+	n = l.n > 1 ? 2 : 1;
+	wrap_free(&l);
+	return n;
+}
+
+/* The verdict, its claim, its confidence and the count of collateral
+ * ranks; where the line is short, words go before meaning does. While the
+ * logs are still being read there is no verdict of health: "reading". */
 static void
 draw_verdict(struct tui *t)
 {
 	const struct analysis *an = t->an;
 	static const char *const word[] = { "HEALTHY", "FAILURE", "HANG" };
 	static const enum theme_role role[] = { TR_HEALTHY_VERDICT, TR_FAILURE, TR_HANG };
-	char line[512], when[40];
-	int x;
+	const char *dot = t->utf8 ? "\xc2\xb7" : "-";
+	char claim[512], when[40], conf[128], coll[64], rd[96];
+	struct strlist l = { NULL, 0 };
+	int x, room, full;
+	size_t i;
 
+	if (t->loading)
+		snprintf(rd, sizeof rd, "  %s reading %zu of %zu files", dot,
+		    t->run->cursor < t->run->nsources ? t->run->cursor + 1 : t->run->nsources,
+		    t->run->nsources);
+	if (t->loading && an->verdict != VERDICT_FAILURE) {
+		/* a hang or health needs every rank's log read to the end */
+		x = tui_puts(t, 1, 1, COLS - 1, "READING", TR_TITLE);
+		snprintf(claim, sizeof claim, "   no failure so far%s", rd);
+		tui_puts(t, 1, 1 + x, COLS - 2 - x, claim, TR_DIM);
+		tui_puts(t, 2, 1, COLS - 2, "ranks whose logs are not read to the end have no role "
+		    "yet; nothing is called silent or healthy before then", TR_DIM);
+		return;
+	}
 	x = tui_puts(t, 1, 1, COLS - 1, word[an->verdict], role[an->verdict]);
 	if (t->loading)
 		x += tui_puts(t, 1, 1 + x, 10, " so far", TR_DIM);
 	x += 3;
 	if (an->initiating != NULL && an->initiating->rank >= 0) {
 		stamp_format(&an->initiating->ts, 0, when, sizeof when);
-		snprintf(line, sizeof line, "rank %d first: %s at %s", an->initiating->rank,
+		full = snprintf(claim, sizeof claim, "rank %d first: %s at %s", an->initiating->rank,
 		    an->initiating->sig->entry->title, when);
-	} else if (an->verdict == VERDICT_HANG && an->nsuspects > 0)
-		snprintf(line, sizeof line, "no rank failed; suspect rank %d",
+	} else if (an->initiating != NULL)
+		full = snprintf(claim, sizeof claim, "%s (no rank named)",
+		    an->initiating->sig->entry->title);
+	else if (an->verdict == VERDICT_HANG && an->nsuspects > 0)
+		full = snprintf(claim, sizeof claim, "no rank failed; suspect rank %d",
 		    an->suspects[0].rank);
 	else if (an->verdict == VERDICT_HANG)
-		snprintf(line, sizeof line, "no rank failed and none stands out");
+		full = snprintf(claim, sizeof claim, "no rank failed and none stands out");
 	else
-		snprintf(line, sizeof line, "no failure, no stall");
-	x += tui_puts(t, 1, x, COLS - x, line, TR_TITLE);
-	snprintf(line, sizeof line, COLS - x >= 20 ? "  %s %s confidence" : "  %s %s",
-	    t->utf8 ? "\xc2\xb7" : "-", an->confidence);
-	x += tui_puts(t, 1, x, COLS - x, line, TR_NORMAL);
-	if (an->role_count[RR_COLLATERAL] > 0) {
-		snprintf(line, sizeof line, "  %s %zu collateral", t->utf8 ? "\xc2\xb7" : "-",
-		    an->role_count[RR_COLLATERAL]);
-		tui_puts(t, 1, x, COLS - x, line, TR_COLLATERAL);
+		full = snprintf(claim, sizeof claim, "no failure, no stall");
+	snprintf(conf, sizeof conf, "  %s %s confidence", dot, an->confidence);
+	coll[0] = '\0';
+	if (an->role_count[RR_COLLATERAL] > 0)
+		snprintf(coll, sizeof coll, "  %s %zu collateral", dot, an->role_count[RR_COLLATERAL]);
+	if (t->loading)
+		snprintf(conf, sizeof conf, "%s", rd);
+	/* short of room: the word "confidence" goes first, then the time,
+	 * then "collateral" shortens, then the claim is cut; never the
+	 * confidence or the collateral count */
+#define CELLS(str) ((int)wrap_cells(str, strlen(str)))
+	room = COLS - 1 - x - CELLS(conf) - CELLS(coll);
+	if (room < full && !t->loading) {
+		snprintf(conf, sizeof conf, "  %s %s", dot, an->confidence);
+		room = COLS - 1 - x - CELLS(conf) - CELLS(coll);
 	}
-	tui_puts(t, 2, 1, COLS - 2, an->reason, TR_DIM);
+	if (room < full && an->initiating != NULL && an->initiating->rank >= 0)
+		full = snprintf(claim, sizeof claim, "rank %d first: %s", an->initiating->rank,
+		    an->initiating->sig->entry->title);
+	if (room < full && coll[0]) {
+		snprintf(coll, sizeof coll, "  %s %zu coll.", dot, an->role_count[RR_COLLATERAL]);
+		room = COLS - 1 - x - CELLS(conf) - CELLS(coll);
+	}
+#undef CELLS
+	x += tui_puts(t, 1, x, room > 8 ? room : 8, claim, TR_TITLE);
+	x += tui_puts(t, 1, x, COLS - x, conf, TR_NORMAL);
+	if (coll[0])
+		tui_puts(t, 1, x, COLS - x, coll, TR_COLLATERAL);
+	/* the reason whole, on two rows when it needs them */
+	wrap_text(an->reason, COLS - 2 > 10 ? COLS - 2 : 10, &l);
+	for (i = 0; i < l.n && i < 2; i++) {
+		if (i == 1 && l.n > 2) {
+			char *cut = xasprintf("%s%s", l.v[1], t->utf8 ? "\xe2\x80\xa6" : "...");
+			int cw = (int)wrap_cells(cut, strlen(cut));
+
+			tui_puts(t, 3, 1, COLS - 2, cut, TR_DIM);
+			if (cw > COLS - 2)	/* the mark shows even when the row is full */
+				tui_puts(t, 3, COLS - 2, 1, t->utf8 ? "\xe2\x80\xa6" : ">", TR_DIM);
+			free(cut);
+		} else
+			tui_puts(t, 2 + (int)i, 1, COLS - 2, l.v[i], TR_DIM);
+	}
+	wrap_free(&l);
 }
 
 static void
 draw_axis(struct tui *t, struct overview *o, int y, int x0)
 {
 	double step = timeline_step(&o->tv);
-	char lab[64];
-	int c, every = 14;
+	char lab[64], title[160];
+	int c, every = 14, end;
 	struct stamp s = { 0, 0, STAMP_TIME };
 
-	tui_rule(t, y, "timeline");
+	/* what is shown and in what order, always on screen; the times after it */
+	if (o->filter == FILTER_ALL)
+		snprintf(title, sizeof title, "%s%zu rank%s, %s", COLS >= 100 ? "timeline: " : "",
+		    o->nrows, o->nrows == 1 ? "" : "s", sort_names[o->sort]);
+	else
+		snprintf(title, sizeof title, "%s%zu of %zu ranks (%s), %s", COLS >= 100 ?
+		    "timeline: " : "", o->nrows, t->run->incident->rank_n,
+		    filter_names[o->filter], sort_names[o->sort]);
+	tui_rule(t, y, title);
+	end = 2 + (int)wrap_cells(title, strlen(title)) + 3;
+	if (step >= 10)
+		snprintf(lab, sizeof lab, " %.0f s/col ", step);
+	else if (step >= 1)
+		snprintf(lab, sizeof lab, " %.1f s/col ", step);
+	else
+		snprintf(lab, sizeof lab, " %.2f s/col ", step);
+	tui_puts(t, y, COLS - (int)strlen(lab) - 2, (int)strlen(lab), lab, TR_DIM);
 	for (c = 14; c + 8 < o->tv.cols; c += every) {
+		if (x0 + c < end || x0 + c + 9 > COLS - (int)strlen(lab) - 2)
+			continue;
 		s.sec = timeline_time(&o->tv, c);
 		stamp_format(&s, 0, lab, sizeof lab);
 		if (step >= 60 && strlen(lab) == 8)
 			lab[5] = '\0';
 		tui_puts(t, y, x0 + c, 9, lab, TR_DIM);
 	}
-	if (step >= 1)
-		snprintf(lab, sizeof lab, " %.0f s/col ", step);
-	else
-		snprintf(lab, sizeof lab, " %.2f s/col ", step);
-	tui_puts(t, y, COLS - (int)strlen(lab) - 2, (int)strlen(lab), lab, TR_DIM);
 }
 
 static void
@@ -283,6 +377,10 @@ annotation(struct tui *t, int rank, char *out, size_t len)
 	const struct incident *in = t->run->incident;
 	char span[32];
 
+	if (tui_rank_reading(t, rank) && rs->role != RR_INITIATING && rs->role != RR_COLLATERAL) {
+		snprintf(out, len, "reading");
+		return;
+	}
 	switch (rs->role) {
 	case RR_INITIATING:
 		snprintf(out, len, "INITIATING %s", rs->first_event ?
@@ -297,7 +395,8 @@ annotation(struct tui *t, int rank, char *out, size_t len)
 			snprintf(out, len, "SUSPECT");
 		break;
 	case RR_COLLATERAL:
-		snprintf(out, len, "%s %s", COLS >= 120 ? "collateral" : "~", rs->first_event ?
+		/* the timeline shows its ~ already: the word, not the glyph again */
+		snprintf(out, len, "%s %s", COLS >= 120 ? "collateral" : "coll.", rs->first_event ?
 		    (COLS >= 120 ? rs->first_event->sig->entry->id : rs->first_event->sig->id) : "");
 		break;
 	case RR_SILENT:
@@ -350,7 +449,8 @@ draw_rows(struct tui *t, struct overview *o, int y0, int nvis)
 	for (i = 0; i < nvis && o->top + i < (int)o->nrows; i++) {
 		int rank = o->rows[o->top + i], y = y0 + i, sel = o->top + i == o->sel;
 		const struct rankstate *rs = incident_rank(in, rank);
-		enum theme_role rr = tui_rank_role(rs->role);
+		enum theme_role rr = tui_rank_reading(t, rank) && rs->role != RR_INITIATING &&
+		    rs->role != RR_COLLATERAL ? TR_DIM : tui_rank_role(rs->role);
 
 		if (lw >= 16 && rs->host) {
 			/* the end of a host name tells nodes apart: gpu-a01, gpu-a02;
@@ -387,16 +487,29 @@ draw_rows(struct tui *t, struct overview *o, int y0, int nvis)
 	free(cells);
 }
 
+/* Cells per row of the compact grid: a whole number of nodes (8 ranks
+ * each when the logs do not say), so that node boundaries line up. */
+static int
+compact_per(struct tui *t)
+{
+	const struct incident *in = t->run->incident;
+	int node = t->an->nodes > 1 ? (int)((incident_active_ranks(in) + (size_t)t->an->nodes - 1) /
+	    (size_t)t->an->nodes) : 8, per;
+
+	if (node < 1 || node > COLS - 8)
+		node = 8;
+	per = (COLS - 8) / node * node;
+	return per >= node ? per : COLS - 8 > 10 ? COLS - 8 : 10;
+}
+
 static void
 draw_compact(struct tui *t, struct overview *o, int y0, int nvis)
 {
 	const struct incident *in = t->run->incident;
 	static const char glyph[] = "oX~?.";	/* healthy initiating collateral suspect silent */
-	int per = COLS - 8, i, y, sel = -1;
+	int per = compact_per(t), i, y, sel = -1;
 	char lab[160];
 
-	if (per < 10)
-		per = 10;
 	tui_rule(t, y0 - 1, "ranks (one cell each: X initiating  ? suspect  ~ collateral  . silent  o healthy)");
 	if (o->sel / per < o->top)
 		o->top = o->sel / per;
@@ -444,7 +557,7 @@ draw_diagnoses(struct tui *t, struct overview *o, int y0, int n)
 	int i, x;
 	char line[256];
 
-	tui_rule(t, y0, "diagnoses");
+	tui_rule(t, y0, t->loading ? "diagnoses so far" : "diagnoses");
 	if (an->ndiags == 0) {
 		tui_puts(t, y0 + 1, 2, COLS - 4, "no encyclopedia entry matched", TR_DIM);
 		return;
@@ -471,6 +584,8 @@ draw_diagnoses(struct tui *t, struct overview *o, int y0, int n)
 		x = x < 40 ? 40 : x;
 		if (d->owns_initiating)
 			snprintf(line, sizeof line, "%s", d->entry->title);
+		else if (d->ranks == 0)
+			snprintf(line, sizeof line, "%s (cross-rank conditions)", d->entry->title);
 		else
 			snprintf(line, sizeof line, "%s (%zu rank%s)", d->entry->title, d->ranks,
 			    d->ranks == 1 ? "" : "s");
@@ -478,10 +593,18 @@ draw_diagnoses(struct tui *t, struct overview *o, int y0, int n)
 	}
 }
 
+/* The first row of the timeline: under the header, the verdict, its
+ * reason (one or two rows) and the timeline's rule. */
 static int
-rows_visible(void)
+rows_top(struct tui *t)
 {
-	int n = LINES - 4 - 1 - (diag_rows() + 1);
+	return 3 + (t->loading && t->an->verdict != VERDICT_FAILURE ? 1 : reason_rows(t));
+}
+
+static int
+rows_visible(struct tui *t)
+{
+	int n = LINES - rows_top(t) - 1 - (diag_rows() + 1);
 
 	return n < 1 ? 1 : n;
 }
@@ -490,15 +613,15 @@ static void
 overview_draw(struct tui *t, struct view *v)
 {
 	struct overview *o = v->data;
-	int nvis = rows_visible();
+	int nvis = rows_visible(t), y0 = rows_top(t);
 
 	draw_header(t);
 	draw_verdict(t);
 	if (o->compact)
-		draw_compact(t, o, 4, nvis);
+		draw_compact(t, o, y0, nvis);
 	else
-		draw_rows(t, o, 4, nvis);
-	draw_diagnoses(t, o, 4 + nvis, diag_rows());
+		draw_rows(t, o, y0, nvis);
+	draw_diagnoses(t, o, y0 + nvis, diag_rows());
 }
 
 /* --- keys ------------------------------------------------------------------ */
@@ -572,18 +695,22 @@ static int
 overview_key(struct tui *t, struct view *v, enum action a, int code)
 {
 	struct overview *o = v->data;
-	int nvis = rows_visible(), per = COLS - 8, step = o->compact ? per : 1;
+	int nvis = rows_visible(t), y0 = rows_top(t), per = compact_per(t),
+	    step = o->compact ? per : 1;
 	char *q;
 
 	if (code == KEY_MOUSE) {
 		int y = t->mouse.y, x = t->mouse.x, lw = label_width(t);
-		int dy0 = 4 + nvis + 1;
+		int dy0 = y0 + nvis + 1;
 
-		if (!o->compact && y >= 4 && y < 4 + nvis && o->top + (y - 4) < (int)o->nrows) {
+		if (!o->compact && y >= y0 && y < y0 + nvis && o->top + (y - y0) < (int)o->nrows) {
 			o->focus = 0;
-			o->sel = o->top + (y - 4);
-			if (x >= lw && x < lw + o->cols)
+			o->moved = 1;
+			o->sel = o->top + (y - y0);
+			if (x >= lw && x < lw + o->cols) {
 				o->col = x - lw;
+				o->col_set = 1;
+			}
 		} else if (y >= dy0 && y < dy0 + diag_rows() && y - dy0 < (int)t->an->ndiags) {
 			o->focus = 1;
 			o->dsel = y - dy0;
@@ -595,6 +722,11 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 	}
 	if (o->nrows == 0 && a != ACT_FILTER && a != ACT_OPEN && a != ACT_TAB)
 		return HR_UNHANDLED;
+	if (o->focus == 0 && (a == ACT_UP || a == ACT_DOWN || a == ACT_PGUP || a == ACT_PGDN ||
+	    a == ACT_TOP || a == ACT_BOTTOM || ((a == ACT_LEFT || a == ACT_RIGHT) && o->compact)))
+		o->moved = 1;
+	if (!o->compact && (a == ACT_LEFT || a == ACT_RIGHT))
+		o->col_set = 1;
 	switch (a) {
 	case ACT_UP:
 		if (o->focus == 1)
@@ -636,6 +768,7 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 	case ACT_TOP:
 		o->sel = 0;
 		o->col = 0;
+		o->col_set = 0;
 		return HR_REDRAW;
 	case ACT_BOTTOM:
 		o->sel = (int)o->nrows - 1;
@@ -657,6 +790,7 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 		return HR_REDRAW;
 	case ACT_FIRST:
 		jump_first(t, o);
+		o->moved = 1;
 		return HR_REDRAW;
 	case ACT_FILTER:
 		o->filter = (o->filter + 1) % FILTER__COUNT;
@@ -686,16 +820,26 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 			search_rows(t, o, t->last_search, a == ACT_NEXT ? 1 : -1);
 		return HR_REDRAW;
 	case ACT_MERGE:
-		tui_push(t, &log_ops, log_new(t, -1, o->fitted && o->col == 0 ? 0 :
-		    timeline_time(&o->tv, o->col), NULL, 0));
+		if (o->col_set && !o->compact)
+			tui_push(t, &log_ops, log_new(t, -1, timeline_time(&o->tv, o->col), NULL, 0));
+		else if (o->nrows > 0 && incident_rank(t->run->incident, o->rows[o->sel])->first_event) {
+			const struct event *ev = incident_rank(t->run->incident,
+			    o->rows[o->sel])->first_event;
+
+			tui_push(t, &log_ops, log_new(t, -1, 0, ev->file, ev->lineno));
+		} else
+			tui_push(t, &log_ops, log_new(t, -1, 0, NULL, 0));
 		return HR_REDRAW;
 	case ACT_OPEN:
 		if (o->focus == 1) {
 			if (t->an->ndiags > 0)
 				tui_push(t, &entry_ops, entry_new(t, t->an->diags[o->dsel].entry));
-		} else if (o->nrows > 0)
-			tui_push(t, &log_ops, log_new(t, o->rows[o->sel], o->compact ? 0 :
-			    timeline_time(&o->tv, o->col), NULL, 0));
+		} else if (o->nrows > 0 && o->col_set && !o->compact)
+			/* the user put the time cursor: the log from there */
+			tui_push(t, &log_ops, log_new(t, o->rows[o->sel], timeline_time(&o->tv, o->col),
+			    NULL, 0));
+		else if (o->nrows > 0)
+			tui_push(t, &log_ops, log_new_rank(t, o->rows[o->sel]));
 		return HR_REDRAW;
 	default:
 		return HR_UNHANDLED;
@@ -708,5 +852,5 @@ const struct view_ops overview_ops = {
 	.key = overview_key,
 	.release = overview_release,
 	.update = overview_update,
-	.hints = "Enter open  Tab diagnoses  f first failure  +/- zoom  F filter  s sort  c compact  b encyclopedia  ? help  q quit",
+	.hints = "Enter log  Tab diagnoses  f first  F filter  s sort  +/- zoom  c compact  ? help  q quit",
 };
