@@ -430,6 +430,30 @@ mds(struct buf *b, const char *s)
 		buf_add_md(b, s, strlen(s));
 }
 
+/* s as a Markdown quote: one "> " line per line of it, no trailing
+ * newline left to show as ^J. */
+static void
+md_quote(struct buf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		n--;
+	buf_addc(b, '\n');
+	while (n > 0) {
+		const char *nl = memchr(s, '\n', n);
+		size_t l = nl ? (size_t)(nl - s) : n;
+		char *line = xstrndup(s, l);
+
+		buf_adds(b, "> ");
+		mds(b, line);
+		buf_addc(b, '\n');
+		free(line);
+		s += nl ? l + 1 : l;
+		n -= nl ? l + 1 : l;
+	}
+}
+
 static void
 md_event_row(struct buf *b, const struct event *ev)
 {
@@ -474,8 +498,10 @@ render_markdown(struct run *r, const struct analysis *an, struct buf *b)
 	stamp_format(&in->first, 1, t1, sizeof t1);
 	stamp_format(&in->last, 1, t2, sizeof t2);
 	buf_format_bytes(in->bytes, sz, sizeof sz);
-	buf_printf(b, "**Run:** %zu files (%s), %zu ranks, %lu lines, %s, %s to %s\n",
-	    r->nsources, r->layout, incident_active_ranks(in), in->lines, sz, t1, t2);
+	buf_printf(b, "**Run:** %zu file%s (%s), %zu rank%s, %lu line%s, %s, %s to %s\n",
+	    r->nsources, r->nsources == 1 ? "" : "s", r->layout, incident_active_ranks(in),
+	    incident_active_ranks(in) == 1 ? "" : "s", in->lines, in->lines == 1 ? "" : "s",
+	    sz, t1, t2);
 	coverage(b, in, an);
 	buf_addc(b, '\n');
 	if (an->initiating != NULL) {
@@ -520,11 +546,8 @@ render_markdown(struct run *r, const struct analysis *an, struct buf *b)
 		buf_adds(b, "\n\n| where | rank | time | role | message |\n|---|---|---|---|---|\n");
 		for (j = 0; j < an->diags[0].nevidence && j < MAX_EVIDENCE; j++)
 			md_event_row(b, an->diags[0].evidence_events[j]);
-		if (an->diags[0].entry->summary != NULL) {
-			buf_adds(b, "\n> ");
-			mds(b, an->diags[0].entry->summary);
-			buf_addc(b, '\n');
-		}
+		if (an->diags[0].entry->summary != NULL)
+			md_quote(b, an->diags[0].entry->summary);
 	}
 	buf_adds(b, "\n### Ranks\n\n| role | ranks |\n|---|---|\n");
 	for (i = 0; i < RR__COUNT; i++) {

@@ -34,14 +34,42 @@ char *
 ticks_key(const char *const *paths, size_t n)
 {
 	char **abs = xcalloc(n + 1, sizeof *abs), real[PATH_MAX];
+
 	uint64_t h = 1469598103934665603ULL;
 	const char *base = "stdin", *s;
 	size_t i;
 	char *key, *p;
 
-	for (i = 0; i < n; i++)
-		abs[i] = xstrdup(realpath(paths[i], real) ? real : paths[i]);
-	qsort(abs, n, sizeof *abs, str_cmp);
+	size_t m = 0;
+	struct stat sb;
+
+	/* the run is the folder that holds its logs: a folder given, or the
+	 * folder of a file given, resolved; once each */
+	for (i = 0; i < n; i++) {
+		char *dir = NULL;
+
+		if (strcmp(paths[i], "-") == 0)
+			dir = xstrdup("stdin");
+		else if (stat(paths[i], &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+			const char *sl = strrchr(paths[i], '/');
+			char *parent = sl == NULL ? xstrdup(".") : sl == paths[i] ? xstrdup("/") :
+			    xstrndup(paths[i], (size_t)(sl - paths[i]));
+
+			dir = xstrdup(realpath(parent, real) ? real : parent);
+			free(parent);
+		} else
+			dir = xstrdup(realpath(paths[i], real) ? real : paths[i]);
+		abs[m++] = dir;
+	}
+	qsort(abs, m, sizeof *abs, str_cmp);
+	for (i = 0; i + 1 < m; i++)
+		if (strcmp(abs[i], abs[i + 1]) == 0) {
+			free(abs[i + 1]);
+			memmove(abs + i + 1, abs + i + 2, (m - i - 2) * sizeof *abs);
+			m--;
+			i--;
+		}
+	n = m;
 	for (i = 0; i < n; i++) {
 		for (s = abs[i]; *s; s++) {
 			h ^= (unsigned char)*s;

@@ -30,7 +30,9 @@ struct ticks {
 
 /* The state dir: $XDG_STATE_HOME/rankwatch/checklists or ~/.local/state/... */
 char		*ticks_dir(void);
-/* A stable file name for a run: from the absolute paths it was opened with. */
+/* A stable file name for a run, whichever way it was opened: from the
+ * folders that hold its logs (a folder given, or the folder of a file
+ * given), resolved; the order and repeats of the paths do not matter. */
 char		*ticks_key(const char *const *paths, size_t n);
 /* Load the state of a run (empty when there is none yet). */
 struct ticks	*ticks_open(const char *dir, const char *key, const char *run);

@@ -4,6 +4,7 @@
 #include "testutil.h"
 
 #include "ticks.h"
+#include "xmalloc.h"
 
 static void
 test_roundtrip(void **state)
@@ -55,6 +56,45 @@ test_keys(void **state)
 	free(kc);
 }
 
+/* The same run named as its folder, as a file in it, through a link or
+ * with ./ and .. has one key; another folder another. */
+static void
+test_keys_one_run(void **state)
+{
+	char *dir = tu_tmpdir(), *sub = xasprintf("%s/run", dir), *file = xasprintf("%s/run/x.out", dir);
+	char *link = xasprintf("%s/alias", dir), *dotted = xasprintf("%s/run/../run/.", dir);
+	char *other = xasprintf("%s/other", dir);
+	const char *p1[1] = { sub }, *p2[1] = { file }, *p3[1] = { link }, *p4[1] = { dotted };
+	const char *p5[2] = { file, sub }, *p6[1] = { other };
+	char *k[6];
+	FILE *fp;
+	int i;
+
+	(void)state;
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(mkdir(other, 0700), 0);
+	assert_non_null(fp = fopen(file, "w"));
+	fclose(fp);
+	assert_int_equal(symlink(sub, link), 0);
+	k[0] = ticks_key(p1, 1);
+	k[1] = ticks_key(p2, 1);
+	k[2] = ticks_key(p3, 1);
+	k[3] = ticks_key(p4, 1);
+	k[4] = ticks_key(p5, 2);
+	k[5] = ticks_key(p6, 1);
+	for (i = 1; i < 5; i++)
+		assert_string_equal(k[0], k[i]);
+	assert_string_not_equal(k[0], k[5]);
+	for (i = 0; i < 6; i++)
+		free(k[i]);
+	free(sub);
+	free(file);
+	free(link);
+	free(dotted);
+	free(other);
+	tu_rmdir(dir);
+}
+
 static void
 test_unwritable(void **state)
 {
@@ -83,6 +123,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_keys_one_run),
 		cmocka_unit_test(test_unwritable),
 	};
 
