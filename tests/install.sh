@@ -3,7 +3,9 @@
 # outside the source tree, installed with make install, run from there.
 # The installed binary reads the prefix's rules (not the checkout's),
 # says so when they are missing or fewer than shipped, and --demo finds
-# its samples. A DESTDIR staging install works and uninstalls clean.
+# its samples. The bash completion is installed under the prefix, where
+# bash-completion looks, and completes from the installed data. A DESTDIR
+# staging install works and uninstalls clean.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 prefix="$TMP/prefix"
@@ -39,6 +41,9 @@ check "the binary is installed" [ -x "$bin" ]
 check "the rules are installed" [ "$(ls "$data/rules" | wc -l)" -eq "$(ls "$top_srcdir/rules"/*.yaml | wc -l)" ]
 check "the themes are installed" [ -n "$(ls "$data/themes")" ]
 check "the samples are installed (for --demo)" [ -d "$data/samples/oom-collateral" ]
+bcdir="$prefix/share/bash-completion/completions"
+check "the bash completion is installed as $bcdir/rankwatch" [ -f "$bcdir/rankwatch" ]
+check "... with the installed data folder written in" grep -q "local pkgdatadir='$data'" "$bcdir/rankwatch"
 
 # run it from elsewhere, with no user data
 export HOME="$TMP/home" XDG_DATA_HOME="$TMP/xdg-data" XDG_CONFIG_HOME="$TMP/xdg-config"
@@ -48,6 +53,13 @@ cd "$TMP" || exit 1
 check "the installed binary diagnoses a sample (exit 1)" [ "$rc" -eq 1 ]
 check "... with its own rules: the right entry" grep -q '"entry": "cuda-oom"' "$TMP/r.json"
 check "... and says nothing of missing rules" [ ! -s "$TMP/r.err" ]
+if command -v bash >/dev/null 2>&1; then
+	# the installed binary and completion: --demo= names the installed samples
+	got=$(PATH="$prefix/bin:$PATH" bash --norc --noprofile -c '. "$1" &&
+	    COMP_WORDS=(rankwatch --demo = oom) COMP_CWORD=3 COMP_LINE="rankwatch --demo=oom" &&
+	    COMP_POINT=${#COMP_LINE} && _rankwatch rankwatch oom = && printf "%s\n" "${COMPREPLY[@]}"' _ "$bcdir/rankwatch")
+	check "... it completes --demo=oom from the installed samples" [ "$got" = oom-collateral ]
+fi
 
 # without the installed rules it must not fall back on the checkout
 mv "$data/rules" "$data/rules.away"
@@ -72,6 +84,8 @@ mv "$data/rules.away" "$data/rules"
 # staged (DESTDIR) and uninstalled: nothing left
 (cd "$build" && make install DESTDIR="$TMP/stage" >/dev/null 2>&1)
 check "make install DESTDIR stages under it" [ -x "$TMP/stage$prefix/bin/rankwatch" ]
+check "... the bash completion too" [ -f "$TMP/stage$bcdir/rankwatch" ]
 (cd "$build" && make uninstall >/dev/null 2>&1)
+check "make uninstall removes the bash completion" [ ! -e "$bcdir/rankwatch" ]
 check "make uninstall leaves no file" [ "$(find "$prefix" -type f | wc -l)" -eq 0 ]
 finish
