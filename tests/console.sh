@@ -170,13 +170,14 @@ keys l Q
 
 # 8c. The demo: a sample incident replayed live (here in 8 s, not 45).
 T kill-session -t d 2>/dev/null
-T new-session -d -s d -x 100 -y 30 "cd '$WORK' && env RANKWATCH_DEMO_SECONDS=8 LANG=C.UTF-8 TERM=xterm-256color '$RW' --demo=silent-rank-hang; echo EXIT=\$?; sleep 600"
+T new-session -d -s d -x 100 -y 30 "cd '$WORK' && env TMPDIR='$TMP' RANKWATCH_DEMO_SECONDS=8 LANG=C.UTF-8 TERM=xterm-256color '$RW' --demo=silent-rank-hang; echo EXIT=\$?; sleep 600"
 check "demo: starts with the ranks training" wait_for d "following"
+check "demo: it replays into a folder of \$TMPDIR" sh -c 'ls -d "$1"/rankwatch-demo-* >/dev/null 2>&1' _ "$TMP"
 i=0; while [ $i -lt 60 ] && ! screen d | grep -q "HANG"; do sleep 0.5; i=$((i + 1)); done
 check "demo: the hang appears as the lines arrive" wait_for d "suspect rank 3"
 keys d q
 check "demo: quits and cleans up" wait_for d "EXIT=0"
-check "... its temporary folder is gone" sh -c '! ls -d /tmp/rankwatch-demo-* 2>/dev/null | grep -q .'
+check "... its temporary folder is gone" sh -c '! ls -d "$1"/rankwatch-demo-* 2>/dev/null | grep -q .' _ "$TMP"
 T new-session -d -s d2 -x 80 -y 24 "cd '$WORK' && '$RW' --demo=nosuch; echo EXIT=\$?; sleep 600"
 check "demo: an unknown sample is named" wait_for d2 "no demo 'nosuch'"
 

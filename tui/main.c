@@ -325,12 +325,14 @@ rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
 	return remove(p);
 }
 
-/* --demo: a sample incident written again into a temporary folder at a
- * watchable pace by a child process, while the console follows it. */
+/* --demo: a sample incident written again into a temporary folder
+ * ($TMPDIR or /tmp) at a watchable pace by a child process, while the console follows it. */
 static int
 demo_run(const struct rulebook *rb, const char *scenario, const char *theme)
 {
-	char *samples = shipped("samples"), *src, tmp[] = "/tmp/rankwatch-demo-XXXXXX", *why = NULL;
+	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") == '/' ? getenv("TMPDIR") : "/tmp";
+	char *samples = shipped("samples"), *src, *why = NULL;
+	char *tmp = xasprintf("%s/rankwatch-demo-XXXXXX", tmpdir);
 	char *dirs[2];
 	const char *paths[1];
 	struct replay *rp;
@@ -346,11 +348,13 @@ demo_run(const struct rulebook *rb, const char *scenario, const char *theme)
 		fprintf(stderr, "rankwatch: no demo '%s' (%s): the demos are the folders of samples/\n",
 		    scenario, src);
 		free(src);
+		free(tmp);
 		return 2;
 	}
 	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
 		fprintf(stderr, "rankwatch: --demo needs a terminal\n");
 		free(src);
+		free(tmp);
 		return 2;
 	}
 	if (getenv("RANKWATCH_DEMO_SECONDS") != NULL && atof(getenv("RANKWATCH_DEMO_SECONDS")) > 0)
@@ -359,6 +363,7 @@ demo_run(const struct rulebook *rb, const char *scenario, const char *theme)
 		fprintf(stderr, "rankwatch: %s\n", why ? why : strerror(errno));
 		free(why);
 		free(src);
+		free(tmp);
 		return 2;
 	}
 	free(src);
@@ -392,6 +397,7 @@ demo_run(const struct rulebook *rb, const char *scenario, const char *theme)
 	}
 	replay_free(rp);
 	nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(tmp);
 	return status;
 }
 
