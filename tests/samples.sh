@@ -41,6 +41,10 @@ PY
 		check "$name: $f report is not empty" [ -s "$TMP/$name.$f" ]
 	done
 done
+# Counted nouns agree, and the Markdown summary quote shows no ^J.
+check "oom-collateral: Markdown says 1 file, 16 ranks" \
+    grep -q '^\*\*Run:\*\* 1 file (combined), 16 ranks, ' "$TMP/oom-collateral.markdown"
+check "... and no ^J anywhere" sh -c '! grep -q "\^J" "$1"' _ "$TMP/oom-collateral.markdown"
 # Standard input is a run too.
 "$RW" --report --format json - < oom-collateral/slurm-90211.out > "$TMP/stdin.json" 2>/dev/null
 check "stdin: the combined log read from - gives rank 11" grep -q '"initiating": {"rank": 11' "$TMP/stdin.json"

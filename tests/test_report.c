@@ -9,7 +9,8 @@
 #include "report.h"
 
 static const char yaml_rule[] =
-    "id: boom\ntitle: Boom | with a pipe\ncategory: memory\nseverity: high\nsummary: s\n"
+    "id: boom\ntitle: Boom | with a pipe\ncategory: memory\nseverity: high\n"
+    "summary: |\n  first line of the summary\n  second line\n"
     "signatures:\n"
     "  - {id: boom, role: initiating, pattern: 'BOOM (?<what>.*)'}\n";
 
@@ -73,6 +74,10 @@ test_text_and_markdown_are_safe(void **state)
 	render(r, "markdown", &out);
 	assert_non_null(strstr(out.s, "## rankwatch: failure, rank 1 first: Boom \\| with a pipe"));
 	assert_non_null(strstr(out.s, "a\\|b 'c'"));
+	/* the summary is quoted line by line, with no newline shown as ^J */
+	assert_non_null(strstr(out.s, "\n> first line of the summary\n> second line\n"));
+	assert_null(strstr(out.s, "^J"));
+	assert_non_null(strstr(out.s, "**Run:** 2 files ("));
 	for (i = 0; i < out.len; i++)
 		assert_true((unsigned char)out.s[i] >= 0x20 || out.s[i] == '\n');
 	assert_null(report_format_find("xml"));
