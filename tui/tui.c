@@ -592,7 +592,7 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	struct sigaction sa;
 	struct notes ns;
 	char *key, *dir;
-	int res, quit = 0, redraw = 1, more = 1, working = 0;
+	int res, quit = 0, redraw = 1, more = 1, working;
 	long every = ANALYSE_EVERY;
 	struct watch *w = NULL;
 	struct timespec last, now;
@@ -707,10 +707,10 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 		}
 		/* a view with work under way (a search) gets a slice per turn */
 		v = &t.stack[t.depth - 1];
-		working = v->ops->work != NULL && v->ops->work(&t, v);
-		if (working)
-			redraw = 1;
-		timeout(more || working ? 0 : w != NULL ? 100 : 1000);
+		working = v->ops->work != NULL ? v->ops->work(&t, v) : -1;
+		if (working >= 0)
+			redraw = 1;	/* its progress, or where it ended: drawn at once */
+		timeout(more || working >= 0 ? 0 : w != NULL ? 100 : 1000);
 		rc = get_wch(&ch);
 		if (!more && w != NULL) {
 			int rescan = 0;

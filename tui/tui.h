@@ -34,7 +34,7 @@ struct view_ops {
 	/* the engine has new data (optional) */
 	void		 (*update)(struct tui *t, struct view *v);
 	/* work in slices between key presses (a search): 1 while there is
-	 * more (optional) */
+	 * more, 0 when it ended in this slice, -1 when there is none (optional) */
 	int		 (*work)(struct tui *t, struct view *v);
 	const char	*hints;		/* the key bar at the bottom */
 };

@@ -22,6 +22,8 @@
 
 #define MERGED_MAX	2000000	/* lines a view holds at most */
 #define SEARCH_SLICE_MS	20	/* searching between two looks at the keys */
+#define FD_CACHE	32	/* files a view keeps open (a merged view reads
+				 * the ranks' files in turn) */
 
 struct logline {
 	uint64_t	off;
@@ -65,8 +67,11 @@ struct logview {
 	struct pattern	*filter;	/* show only lines that match (like less's &) */
 	struct logline	*all;		/* the unfiltered lines while a filter is on */
 	size_t		 nall;
-	int		 fd;		/* the file last read, kept open */
-	uint32_t	 fd_src;
+	struct {			/* files kept open for reading lines */
+		int		 fd;	/* -1: a free slot */
+		uint32_t	 src;
+	} fds[FD_CACHE];
+	int		 fd_next;	/* the slot to reuse next */
 	char		*text;		/* the line last read */
 	size_t		 textcap;
 };
@@ -280,8 +285,10 @@ void *
 log_new(struct tui *t, int rank, int64_t sec, const char *file, unsigned long line)
 {
 	struct logview *lv = xcalloc(1, sizeof *lv);
+	int i;
 
-	lv->fd = -1;
+	for (i = 0; i < FD_CACHE; i++)
+		lv->fds[i].fd = -1;
 	/* a line the rank's view does not hold (a launcher's line about the
 	 * rank, with no rank of its own) is shown among all ranks */
 	if (!open_at(t, lv, rank, sec, file, line)) {
@@ -315,9 +322,11 @@ static void
 log_release(struct view *v)
 {
 	struct logview *lv = v->data;
+	int i;
 
-	if (lv->fd >= 0)
-		close(lv->fd);
+	for (i = 0; i < FD_CACHE; i++)
+		if (lv->fds[i].fd >= 0)
+			close(lv->fds[i].fd);
 	free(lv->v);
 	free(lv->all);
 	free(lv->text);
@@ -342,24 +351,36 @@ log_update(struct tui *t, struct view *v)
 		lv->sel = (int)lv->n - 1;
 }
 
-/* Read line l whole into lv->text (NUL terminated); its length. The file
- * stays open for the next line. */
+/* An open descriptor of source src, from the view's few kept open. */
+static int
+fd_of(struct tui *t, struct logview *lv, uint32_t src)
+{
+	int i;
+
+	for (i = 0; i < FD_CACHE; i++)
+		if (lv->fds[i].fd >= 0 && lv->fds[i].src == src)
+			return lv->fds[i].fd;
+	i = lv->fd_next;
+	lv->fd_next = (lv->fd_next + 1) % FD_CACHE;
+	if (lv->fds[i].fd >= 0)
+		close(lv->fds[i].fd);
+	lv->fds[i].fd = open(t->run->sources[src]->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	lv->fds[i].src = src;
+	return lv->fds[i].fd;
+}
+
+/* Read line l whole into lv->text (NUL terminated); its length. */
 static size_t
 read_line(struct tui *t, struct logview *lv, const struct logline *l)
 {
 	ssize_t n;
+	int fd = fd_of(t, lv, l->src);
 
-	if (lv->fd < 0 || lv->fd_src != l->src) {
-		if (lv->fd >= 0)
-			close(lv->fd);
-		lv->fd = open(t->run->sources[l->src]->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		lv->fd_src = l->src;
-	}
 	if (lv->textcap < (size_t)l->len + 1) {
 		lv->textcap = (size_t)l->len + 1;
 		lv->text = xrealloc(lv->text, lv->textcap);
 	}
-	n = lv->fd >= 0 ? pread(lv->fd, lv->text, l->len, (off_t)l->off) : -1;
+	n = fd >= 0 ? pread(fd, lv->text, l->len, (off_t)l->off) : -1;
 	n = n > 0 ? n : 0;
 	lv->text[n] = '\0';
 	return (size_t)n;
@@ -587,7 +608,8 @@ ms_since(const struct timespec *a)
 }
 
 /* A slice of the search: until it finds, has looked at every line, or
- * has used SEARCH_SLICE_MS. 1 while it goes on. */
+ * has used SEARCH_SLICE_MS. 1 while it goes on, 0 when it has ended now,
+ * -1 when there is none. */
 static int
 log_work(struct tui *t, struct view *v)
 {
@@ -596,7 +618,7 @@ log_work(struct tui *t, struct view *v)
 	size_t k;
 
 	if (!lv->s.active)
-		return 0;
+		return -1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (k = 0; lv->s.done < lv->n; k++) {
 		if ((k & 255) == 255 && ms_since(&t0) >= SEARCH_SLICE_MS)

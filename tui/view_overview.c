@@ -8,30 +8,24 @@
 #include <string.h>
 
 #include "buf.h"
+#include "rows.h"
 #include "timeline.h"
 #include "tui.h"
 #include "wrap.h"
 #include "xmalloc.h"
 
-enum { SORT_ROLE, SORT_RANK, SORT_FIRST, SORT__COUNT };
-enum { FILTER_ALL, FILTER_NO_COLLATERAL, FILTER_TROUBLE, FILTER_EVENTS, FILTER__COUNT };
-static const char *const sort_names[] = { "by role", "by rank", "by first event" };
-static const char *const filter_names[] = { "all ranks", "not collateral",
-    "not healthy", "with events" };
 
 struct overview {
 	int			 focus;		/* 0 timeline, 1 diagnoses */
-	int			*rows;		/* ranks, in display order */
-	size_t			 nrows;
-	int			 sel, top;	/* selected row, first row shown */
+	struct rows		 r;		/* the ranks shown, the cursor's row */
+	int			 top;		/* first row shown */
 	int			 col;		/* time cursor */
 	int			 dsel;		/* selected diagnosis */
 	struct timeline_view	 tv;
 	int			 fitted;	/* the view follows the whole run */
-	int			 sort, filter, compact;
+	int			 compact;
 	int			 sort_auto;	/* by role once there is trouble, until the user sorts */
 	int			 cols;		/* the timeline's width at the last draw */
-	int			 moved;		/* the user moved the cursor: it stays on its rank */
 	int			 col_set;	/* the user put the time cursor: Enter opens there */
 };
 
@@ -61,92 +55,15 @@ cell_role(enum cell c)
 }
 
 static int
-role_rank(enum rank_role r)
+reading(const void *arg, int rank)
 {
-	static const int order[] = { 4, 0, 3, 1, 2 };	/* healthy initiating collateral suspect silent */
-
-	return order[r];
-}
-
-static const struct incident *sort_in;
-
-static int
-row_cmp_role(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	const struct rankstate *rx = incident_rank(sort_in, x), *ry = incident_rank(sort_in, y);
-	int ox = role_rank(rx->role), oy = role_rank(ry->role);
-
-	if (ox != oy)
-		return ox - oy;
-	return x - y;
-}
-
-static int
-row_cmp_first(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	const struct rankstate *rx = incident_rank(sort_in, x), *ry = incident_rank(sort_in, y);
-	const struct event *ex = rx->first_event, *ey = ry->first_event;
-
-	if (ex != NULL && ey != NULL && stamp_cmp(&ex->ts, &ey->ts) != 0)
-		return stamp_cmp(&ex->ts, &ey->ts);
-	if ((ex == NULL) != (ey == NULL))
-		return ex == NULL ? 1 : -1;
-	return x - y;
-}
-
-static int
-row_cmp_rank(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
+	return tui_rank_reading(arg, rank);
 }
 
 static void
 build_rows(struct tui *t, struct overview *o)
 {
-	const struct incident *in = t->run->incident;
-	int keep = o->nrows > 0 && o->sel < (int)o->nrows ? o->rows[o->sel] : -1;
-	size_t i;
-
-	free(o->rows);
-	o->rows = xcalloc(in->rank_n + 1, sizeof *o->rows);
-	o->nrows = 0;
-	for (i = 0; i < in->rank_n; i++) {	/* in rank order: after an analysis */
-		const struct rankstate *rs = in->rank_v[i];
-
-		if (o->filter == FILTER_EVENTS && rs->first_event == NULL)
-			continue;
-		if (o->filter == FILTER_TROUBLE && rs->role == RR_HEALTHY &&
-		    !tui_rank_reading(t, rs->rank))
-			continue;
-		if (o->filter == FILTER_NO_COLLATERAL && rs->role == RR_COLLATERAL)
-			continue;
-		o->rows[o->nrows++] = rs->rank;
-	}
-	sort_in = in;
-	/* by rank: new ranks of a live run may have come since the analysis
-	 * put them in order */
-	qsort(o->rows, o->nrows, sizeof *o->rows, row_cmp_rank);
-	if (o->sort == SORT_ROLE)
-		qsort(o->rows, o->nrows, sizeof *o->rows, row_cmp_role);
-	else if (o->sort == SORT_FIRST)
-		qsort(o->rows, o->nrows, sizeof *o->rows, row_cmp_first);
-	/* the cursor stays on the rank it was on once the user moved it;
-	 * until then it follows what matters most: the initiating rank, or
-	 * the first suspect */
-	if (!o->moved) {
-		const struct analysis *an = t->an;
-
-		keep = an->initiating && an->initiating->rank >= 0 ? an->initiating->rank :
-		    an->nsuspects ? an->suspects[0].rank : -1;
-	}
-	o->sel = 0;
-	for (i = 0; i < o->nrows; i++)
-		if (o->rows[i] == keep)
-			o->sel = (int)i;
+	rows_build(&o->r, t->run->incident, t->an, reading, t);
 }
 
 void *
@@ -156,7 +73,7 @@ overview_new(struct tui *t)
 
 	o->fitted = 1;
 	o->sort_auto = 1;
-	o->sort = t->an->verdict == VERDICT_HEALTHY ? SORT_RANK : SORT_ROLE;
+	o->r.sort = t->an->verdict == VERDICT_HEALTHY ? SORT_RANK : SORT_ROLE;
 	build_rows(t, o);
 	return o;
 }
@@ -166,7 +83,7 @@ overview_release(struct view *v)
 {
 	struct overview *o = v->data;
 
-	free(o->rows);
+	rows_release(&o->r);
 	free(o);
 }
 
@@ -176,7 +93,7 @@ overview_update(struct tui *t, struct view *v)
 	struct overview *o = v->data;
 
 	if (o->sort_auto)
-		o->sort = t->an->verdict == VERDICT_HEALTHY ? SORT_RANK : SORT_ROLE;
+		o->r.sort = t->an->verdict == VERDICT_HEALTHY ? SORT_RANK : SORT_ROLE;
 	build_rows(t, o);
 	if (o->fitted && o->cols > 0)
 		timeline_fit(t->run->incident, o->cols, &o->tv);
@@ -343,13 +260,13 @@ draw_axis(struct tui *t, struct overview *o, int y, int x0)
 	struct stamp s = { 0, 0, STAMP_TIME };
 
 	/* what is shown and in what order, always on screen; the times after it */
-	if (o->filter == FILTER_ALL)
+	if (o->r.filter == FILTER_ALL)
 		snprintf(title, sizeof title, "%s%zu rank%s, %s", COLS >= 100 ? "timeline: " : "",
-		    o->nrows, o->nrows == 1 ? "" : "s", sort_names[o->sort]);
+		    o->r.n, o->r.n == 1 ? "" : "s", row_sort_names[o->r.sort]);
 	else
 		snprintf(title, sizeof title, "%s%zu of %zu ranks (%s), %s", COLS >= 100 ?
-		    "timeline: " : "", o->nrows, t->run->incident->rank_n,
-		    filter_names[o->filter], sort_names[o->sort]);
+		    "timeline: " : "", o->r.n, t->run->incident->rank_n,
+		    row_filter_names[o->r.filter], row_sort_names[o->r.sort]);
 	tui_rule(t, y, title);
 	end = 2 + (int)wrap_cells(title, strlen(title)) + 3;
 	if (step >= 10)
@@ -442,12 +359,12 @@ draw_rows(struct tui *t, struct overview *o, int y0, int nvis)
 		o->col = o->cols - 1;
 	cells = xcalloc((size_t)o->cols + 1, sizeof *cells);
 	draw_axis(t, o, y0 - 1, lw);
-	if (o->sel < o->top)
-		o->top = o->sel;
-	if (o->sel >= o->top + nvis)
-		o->top = o->sel - nvis + 1;
-	for (i = 0; i < nvis && o->top + i < (int)o->nrows; i++) {
-		int rank = o->rows[o->top + i], y = y0 + i, sel = o->top + i == o->sel;
+	if (o->r.sel < o->top)
+		o->top = o->r.sel;
+	if (o->r.sel >= o->top + nvis)
+		o->top = o->r.sel - nvis + 1;
+	for (i = 0; i < nvis && o->top + i < (int)o->r.n; i++) {
+		int rank = o->r.v[o->top + i], y = y0 + i, sel = o->top + i == o->r.sel;
 		const struct rankstate *rs = incident_rank(in, rank);
 		enum theme_role rr = tui_rank_reading(t, rank) && rs->role != RR_INITIATING &&
 		    rs->role != RR_COLLATERAL ? TR_DIM : tui_rank_role(rs->role);
@@ -457,7 +374,7 @@ draw_rows(struct tui *t, struct overview *o, int y0, int nvis)
 			 * named once per group of rows on the same node */
 			size_t hl = strlen(rs->host);
 			const struct rankstate *prev = o->top + i > 0 ?
-			    incident_rank(in, o->rows[o->top + i - 1]) : NULL;
+			    incident_rank(in, o->r.v[o->top + i - 1]) : NULL;
 			int same = i > 0 && prev != NULL && prev->host != NULL &&
 			    strcmp(prev->host, rs->host) == 0;
 
@@ -511,23 +428,23 @@ draw_compact(struct tui *t, struct overview *o, int y0, int nvis)
 	char lab[160];
 
 	tui_rule(t, y0 - 1, "ranks (one cell each: X initiating  ? suspect  ~ collateral  . silent  o healthy)");
-	if (o->sel / per < o->top)
-		o->top = o->sel / per;
-	if (o->sel / per >= o->top + nvis - 1)
-		o->top = o->sel / per - nvis + 2;
+	if (o->r.sel / per < o->top)
+		o->top = o->r.sel / per;
+	if (o->r.sel / per >= o->top + nvis - 1)
+		o->top = o->r.sel / per - nvis + 2;
 	for (y = 0; y < nvis - 1; y++) {
 		int row = o->top + y;
 
-		if (row * per >= (int)o->nrows)
+		if (row * per >= (int)o->r.n)
 			break;
-		snprintf(lab, sizeof lab, "%6d ", o->rows[row * per]);
+		snprintf(lab, sizeof lab, "%6d ", o->r.v[row * per]);
 		tui_puts(t, y0 + y, 0, 7, lab, TR_DIM);
-		for (i = 0; i < per && row * per + i < (int)o->nrows; i++) {
-			int idx = row * per + i, rank = o->rows[idx];
+		for (i = 0; i < per && row * per + i < (int)o->r.n; i++) {
+			int idx = row * per + i, rank = o->r.v[idx];
 			const struct rankstate *rs = incident_rank(in, rank);
-			chtype a = tui_attr(t, idx == o->sel ? TR_SELECTION : tui_rank_role(rs->role));
+			chtype a = tui_attr(t, idx == o->r.sel ? TR_SELECTION : tui_rank_role(rs->role));
 
-			if (idx == o->sel)
+			if (idx == o->r.sel)
 				sel = rank;
 			attrset(a);
 			mvaddch(y0 + y, 7 + i, (chtype)glyph[rs->role]);
@@ -627,18 +544,6 @@ overview_draw(struct tui *t, struct view *v)
 /* --- keys ------------------------------------------------------------------ */
 
 static void
-select_rank(struct overview *o, int rank)
-{
-	size_t i;
-
-	for (i = 0; i < o->nrows; i++)
-		if (o->rows[i] == rank) {
-			o->sel = (int)i;
-			return;
-		}
-}
-
-static void
 jump_first(struct tui *t, struct overview *o)
 {
 	const struct event *ev = t->an->initiating;
@@ -648,11 +553,11 @@ jump_first(struct tui *t, struct overview *o)
 		tui_message(t, 0, "no failure to jump to");
 		return;
 	}
-	if (o->filter != FILTER_ALL) {
-		o->filter = FILTER_ALL;
+	if (o->r.filter != FILTER_ALL) {
+		o->r.filter = FILTER_ALL;
 		build_rows(t, o);
 	}
-	select_rank(o, rank);
+	rows_select(&o->r, rank);
 	o->focus = 0;
 	if (ev != NULL && (ev->ts.flags & STAMP_TIME)) {
 		int c = timeline_col(&o->tv, ev->ts.sec);
@@ -671,20 +576,20 @@ search_rows(struct tui *t, struct overview *o, const char *q, int dir)
 	size_t k;
 
 	if (*q && *end == '\0') {
-		select_rank(o, (int)r);
-		if (o->rows[o->sel] != (int)r)
-			tui_message(t, 1, "rank %ld is not shown (filter: %s)", r, filter_names[o->filter]);
+		rows_select(&o->r, (int)r);
+		if (o->r.v[o->r.sel] != (int)r)
+			tui_message(t, 1, "rank %ld is not shown (filter: %s)", r, row_filter_names[o->r.filter]);
 		return;
 	}
-	for (k = 1; k <= o->nrows; k++) {
-		int idx = (int)((o->sel + (dir > 0 ? (int)k : (int)o->nrows - (int)k)) % (int)o->nrows);
-		const struct rankstate *rs = incident_rank(in, o->rows[idx]);
+	for (k = 1; k <= o->r.n; k++) {
+		int idx = (int)((o->r.sel + (dir > 0 ? (int)k : (int)o->r.n - (int)k)) % (int)o->r.n);
+		const struct rankstate *rs = incident_rank(in, o->r.v[idx]);
 		char ann[128];
 
-		annotation(t, o->rows[idx], ann, sizeof ann);
+		annotation(t, o->r.v[idx], ann, sizeof ann);
 		if (strcasestr(ann, q) || (rs->host && strcasestr(rs->host, q)) ||
 		    strcasestr(rank_role_name(rs->role), q)) {
-			o->sel = idx;
+			o->r.sel = idx;
 			return;
 		}
 	}
@@ -703,10 +608,10 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 		int y = t->mouse.y, x = t->mouse.x, lw = label_width(t);
 		int dy0 = y0 + nvis + 1;
 
-		if (!o->compact && y >= y0 && y < y0 + nvis && o->top + (y - y0) < (int)o->nrows) {
+		if (!o->compact && y >= y0 && y < y0 + nvis && o->top + (y - y0) < (int)o->r.n) {
 			o->focus = 0;
-			o->moved = 1;
-			o->sel = o->top + (y - y0);
+			o->r.moved = 1;
+			o->r.sel = o->top + (y - y0);
 			if (x >= lw && x < lw + o->cols) {
 				o->col = x - lw;
 				o->col_set = 1;
@@ -720,11 +625,11 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 			return HR_REDRAW;
 		a = ACT_OPEN;
 	}
-	if (o->nrows == 0 && a != ACT_FILTER && a != ACT_OPEN && a != ACT_TAB)
+	if (o->r.n == 0 && a != ACT_FILTER && a != ACT_OPEN && a != ACT_TAB)
 		return HR_UNHANDLED;
 	if (o->focus == 0 && (a == ACT_UP || a == ACT_DOWN || a == ACT_PGUP || a == ACT_PGDN ||
 	    a == ACT_TOP || a == ACT_BOTTOM || ((a == ACT_LEFT || a == ACT_RIGHT) && o->compact)))
-		o->moved = 1;
+		o->r.moved = 1;
 	if (!o->compact && (a == ACT_LEFT || a == ACT_RIGHT))
 		o->col_set = 1;
 	switch (a) {
@@ -732,17 +637,17 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 		if (o->focus == 1)
 			o->dsel = o->dsel > 0 ? o->dsel - 1 : 0;
 		else
-			o->sel = o->sel - step >= 0 ? o->sel - step : 0;
+			o->r.sel = o->r.sel - step >= 0 ? o->r.sel - step : 0;
 		return HR_REDRAW;
 	case ACT_DOWN:
 		if (o->focus == 1)
 			o->dsel = o->dsel + 1 < (int)t->an->ndiags ? o->dsel + 1 : o->dsel;
 		else
-			o->sel = o->sel + step < (int)o->nrows ? o->sel + step : (int)o->nrows - 1;
+			o->r.sel = o->r.sel + step < (int)o->r.n ? o->r.sel + step : (int)o->r.n - 1;
 		return HR_REDRAW;
 	case ACT_LEFT:
 		if (o->compact)
-			o->sel = o->sel > 0 ? o->sel - 1 : 0;
+			o->r.sel = o->r.sel > 0 ? o->r.sel - 1 : 0;
 		else if (o->col > 0)
 			o->col--;
 		else if (!o->fitted || o->tv.t0 > t->run->incident->first.sec) {
@@ -752,7 +657,7 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 		return HR_REDRAW;
 	case ACT_RIGHT:
 		if (o->compact)
-			o->sel = o->sel + 1 < (int)o->nrows ? o->sel + 1 : o->sel;
+			o->r.sel = o->r.sel + 1 < (int)o->r.n ? o->r.sel + 1 : o->r.sel;
 		else if (o->col + 1 < o->cols)
 			o->col++;
 		else if (!o->fitted) {
@@ -760,18 +665,18 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 		}
 		return HR_REDRAW;
 	case ACT_PGUP:
-		o->sel = o->sel - nvis * step > 0 ? o->sel - nvis * step : 0;
+		o->r.sel = o->r.sel - nvis * step > 0 ? o->r.sel - nvis * step : 0;
 		return HR_REDRAW;
 	case ACT_PGDN:
-		o->sel = o->sel + nvis * step < (int)o->nrows ? o->sel + nvis * step : (int)o->nrows - 1;
+		o->r.sel = o->r.sel + nvis * step < (int)o->r.n ? o->r.sel + nvis * step : (int)o->r.n - 1;
 		return HR_REDRAW;
 	case ACT_TOP:
-		o->sel = 0;
+		o->r.sel = 0;
 		o->col = 0;
 		o->col_set = 0;
 		return HR_REDRAW;
 	case ACT_BOTTOM:
-		o->sel = (int)o->nrows - 1;
+		o->r.sel = (int)o->r.n - 1;
 		return HR_REDRAW;
 	case ACT_TAB:
 		o->focus = !o->focus;
@@ -790,18 +695,18 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 		return HR_REDRAW;
 	case ACT_FIRST:
 		jump_first(t, o);
-		o->moved = 1;
+		o->r.moved = 1;
 		return HR_REDRAW;
 	case ACT_FILTER:
-		o->filter = (o->filter + 1) % FILTER__COUNT;
+		o->r.filter = (enum row_filter)((o->r.filter + 1) % FILTER__COUNT);
 		build_rows(t, o);
-		tui_message(t, 0, "showing %s (%zu)", filter_names[o->filter], o->nrows);
+		tui_message(t, 0, "showing %s (%zu)", row_filter_names[o->r.filter], o->r.n);
 		return HR_REDRAW;
 	case ACT_SORT:
 		o->sort_auto = 0;
-		o->sort = (o->sort + 1) % SORT__COUNT;
+		o->r.sort = (enum row_sort)((o->r.sort + 1) % SORT__COUNT);
 		build_rows(t, o);
-		tui_message(t, 0, "sorted %s", sort_names[o->sort]);
+		tui_message(t, 0, "sorted %s", row_sort_names[o->r.sort]);
 		return HR_REDRAW;
 	case ACT_COMPACT:
 		o->compact = !o->compact;
@@ -822,9 +727,9 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 	case ACT_MERGE:
 		if (o->col_set && !o->compact)
 			tui_push(t, &log_ops, log_new(t, -1, timeline_time(&o->tv, o->col), NULL, 0));
-		else if (o->nrows > 0 && incident_rank(t->run->incident, o->rows[o->sel])->first_event) {
+		else if (o->r.n > 0 && incident_rank(t->run->incident, o->r.v[o->r.sel])->first_event) {
 			const struct event *ev = incident_rank(t->run->incident,
-			    o->rows[o->sel])->first_event;
+			    o->r.v[o->r.sel])->first_event;
 
 			tui_push(t, &log_ops, log_new(t, -1, 0, ev->file, ev->lineno));
 		} else
@@ -834,12 +739,12 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 		if (o->focus == 1) {
 			if (t->an->ndiags > 0)
 				tui_push(t, &entry_ops, entry_new(t, t->an->diags[o->dsel].entry));
-		} else if (o->nrows > 0 && o->col_set && !o->compact)
+		} else if (o->r.n > 0 && o->col_set && !o->compact)
 			/* the user put the time cursor: the log from there */
-			tui_push(t, &log_ops, log_new(t, o->rows[o->sel], timeline_time(&o->tv, o->col),
+			tui_push(t, &log_ops, log_new(t, o->r.v[o->r.sel], timeline_time(&o->tv, o->col),
 			    NULL, 0));
-		else if (o->nrows > 0)
-			tui_push(t, &log_ops, log_new_rank(t, o->rows[o->sel]));
+		else if (o->r.n > 0)
+			tui_push(t, &log_ops, log_new_rank(t, o->r.v[o->r.sel]));
 		return HR_REDRAW;
 	default:
 		return HR_UNHANDLED;
