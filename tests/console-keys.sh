@@ -204,4 +204,36 @@ wait_for f "following" >/dev/null
 keys f F
 check "F: not collateral (1 of 16 ranks shown, said in the title)" wait_for f "1 of 16 ranks (not collateral)"
 keys f Q
+
+# 10. What the screen says: nothing cut that means something.
+start h 80 24 samples/oom-collateral
+wait_for h "following" >/dev/null
+check "80x24: the key bar ends whole (q quit), items dropped instead of cut" \
+    sh -c 'tmux -S "$1" capture-pane -t h -p | tail -1 | grep -q "q quit *$"' _ "$SOCK"
+check "... the verdict keeps its collateral count" wait_for h "15 collateral"
+check "... the reason takes a second row" sh -c 'tmux -S "$1" capture-pane -t h -p | sed -n 4p | grep -q "before any other rank"' _ "$SOCK"
+check "... a row's annotation is not cut mid-word" sh -c '! tmux -S "$1" capture-pane -t h -p | grep -q "cuda-oom, q$"' _ "$SOCK"
+keys h Q
+start d 120 40 samples/skip-allreduce-desync
+wait_for d "following" >/dev/null
+keys d Tab Enter
+check "a diagnosis resting on conditions says so" wait_for d "from 3 cross-rank conditions"
+check "... and links the rank they blame" wait_for d "> rank 6: its log"
+keys d Tab Enter
+check "... Enter on it opens rank 6's log" wait_for d " rank 6  "
+keys d Q
+start g 250 40 samples/ib-link-down
+wait_for g "following" >/dev/null
+keys g c
+cells=$(screen g | grep -E '^ +[0-9]+ [oX~?.]+' | head -1 | awk '{ print length($2) }')
+check "the compact grid at 250 columns: whole nodes of 8 per row ($cells cells)" [ $((cells % 8)) -eq 0 ]
+keys g Q
+start b 120 40 samples/oom-collateral
+wait_for b "following" >/dev/null
+keys b b
+wait_for b "entries" >/dev/null
+cols=$(screen b | grep -E '^ +[a-z0-9-]+ +(communication|model|data|memory|hardware|process|environment|storage|performance) ' |
+    awk '{ print index($0, " " $2 " ") }' | sort -u | wc -l)
+check "the encyclopedia's columns line up on every row" [ "$cols" -eq 1 ]
+keys b Q
 finish

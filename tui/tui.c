@@ -24,6 +24,7 @@
 #include "search.h"
 #include "tui.h"
 #include "watch.h"
+#include "wrap.h"
 #include "xmalloc.h"
 
 #define SLICE_BYTES	(2u << 20)	/* read per loop turn while loading */
@@ -424,63 +425,33 @@ tui_rank_reading(const struct tui *t, int rank)
 	return t->unread_multi || !imap_get(&t->read_ranks, rank, &at);
 }
 
-/* --- export ------------------------------------------------------------- */
-
-int
-tui_export(struct tui *t, char **out, char **why)
-{
-	struct buf b = BUF_INIT;
-	const struct report_format *md = report_format_find("markdown");
-	char name[64], *path;
-	time_t now = time(NULL);
-	struct tm tm;
-	size_t i, j;
-	FILE *fp;
-	const char *home = getenv("HOME");
-
-	report_render(md, t->run, &b);
-	buf_adds(&b, "\n### Confirmation checklist\n");
-	for (i = 0; i < t->an->ndiags && i < 3; i++) {
-		const struct entry *e = t->an->diags[i].entry;
-
-		if (e->nchecklist == 0)
-			continue;
-		buf_printf(&b, "\n**%s**\n\n", e->id);
-		for (j = 0; j < e->nchecklist; j++) {
-			const struct tick *k = ticks_get(t->ticks, e->id, (int)j);
-
-			buf_printf(&b, "- [%c] ", k && k->checked ? 'x' : ' ');
-			buf_add_safe(&b, e->checklist[j].step, strlen(e->checklist[j].step));
-			if (k && k->note) {
-				buf_adds(&b, "\n  - note: ");
-				buf_add_safe(&b, k->note, strlen(k->note));
-			}
-			buf_addc(&b, '\n');
-		}
-	}
-	localtime_r(&now, &tm);
-	strftime(name, sizeof name, "rankwatch-incident-%Y%m%d-%H%M%S.md", &tm);
-	path = xstrdup(name);
-	if ((fp = fopen(path, "w")) == NULL && home != NULL) {
-		free(path);
-		path = xasprintf("%s/%s", home, name);
-		fp = fopen(path, "w");
-	}
-	if (fp == NULL || fwrite(b.s, 1, b.len, fp) != b.len) {
-		*why = xasprintf("not written: %s (%s)", strerror(errno), path);
-		if (fp)
-			fclose(fp);
-		free(path);
-		buf_release(&b);
-		return -1;
-	}
-	fclose(fp);
-	buf_release(&b);
-	*out = path;
-	return 0;
-}
-
 /* --- the loop -------------------------------------------------------- */
+
+/* The key hints ("k what  k what ...", two spaces apart) that fit in
+ * width cells: hints from the end go first, but the last one (help, back
+ * or quit) stays, so no hint is ever shown cut. */
+static char *
+fit_hints(const char *hints, int width)
+{
+	const char *last = hints, *p;
+	char *s = xstrdup(hints), *cut;
+
+	for (p = hints; (p = strstr(p, "  ")) != NULL; p += 2)
+		last = p + 2;
+	while ((int)wrap_cells(s, strlen(s)) > width) {
+		char *tail = strstr(s, last), *prev = NULL, *q;
+
+		/* drop the item before the last one */
+		for (q = s; (q = strstr(q, "  ")) != NULL && q + 2 < tail; q += 2)
+			prev = q;
+		if (prev == NULL || tail == NULL)
+			break;
+		cut = xasprintf("%.*s  %s", (int)(prev - s), s, last);
+		free(s);
+		s = cut;
+	}
+	return s;
+}
 
 static void
 draw_status(struct tui *t)
@@ -492,8 +463,12 @@ draw_status(struct tui *t)
 	if (t->message[0]) {
 		tui_puts(t, y, 1, COLS - 2, t->message, t->message_error ? TR_FAILURE : TR_STATUS);
 		t->message[0] = '\0';
-	} else
-		tui_puts(t, y, 1, COLS - 2, v->ops->hints, TR_STATUS);
+	} else {
+		char *h = fit_hints(v->ops->hints, COLS - 2);
+
+		tui_puts(t, y, 1, COLS - 2, h, TR_STATUS);
+		free(h);
+	}
 }
 
 /* ^Z: the terminal as it was, the process stopped as the shell's job

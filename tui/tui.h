@@ -105,7 +105,8 @@ void	tui_fill(struct tui *t, int y, int x, int width, enum theme_role role);
 void	tui_rule(struct tui *t, int y, const char *title);
 enum theme_role tui_rank_role(enum rank_role r);
 enum theme_role tui_severity_role(const char *sev);
-/* Write the incident report with the checklist state; path in *out. */
+/* export.c: write the incident report with the checklist state; its path
+ * in *out, or -1 and *why. */
 int	tui_export(struct tui *t, char **out, char **why);
 void	tui_analyse(struct tui *t);
 /* Is rank's log still being read (loading, and not all of its lines seen)?

@@ -287,8 +287,11 @@ draw_axis(struct tui *t, struct overview *o, int y, int x0)
 	}
 }
 
+/* What a rank's row says of it, in at most room cells where that can be
+ * chosen: the role and its event first, how long it has been quiet only
+ * when it fits. */
 static void
-annotation(struct tui *t, int rank, char *out, size_t len)
+annotation(struct tui *t, int rank, char *out, size_t len, int room)
 {
 	const struct rankstate *rs = incident_rank(t->run->incident, rank);
 	const struct incident *in = t->run->incident;
@@ -329,7 +332,8 @@ annotation(struct tui *t, int rank, char *out, size_t len)
 		size_t l = strlen(out);
 
 		stamp_format_span((in->last.sec - rs->last.sec) * 1000000000LL, span, sizeof span);
-		snprintf(out + l, len - l, ", quiet %s", span);
+		if ((int)(l + strlen(", quiet ") + strlen(span)) <= room)
+			snprintf(out + l, len - l, ", quiet %s", span);
 	}
 }
 
@@ -398,7 +402,7 @@ draw_rows(struct tui *t, struct overview *o, int y0, int nvis)
 				mvaddch(y, lw + c, (chtype)glyph_ascii[cells[c]]);
 		}
 		attrset(A_NORMAL);
-		annotation(t, rank, ann, sizeof ann);
+		annotation(t, rank, ann, sizeof ann, aw);
 		tui_puts(t, y, lw + o->cols + 1, aw, ann, rr);
 	}
 	free(cells);
@@ -454,7 +458,7 @@ draw_compact(struct tui *t, struct overview *o, int y0, int nvis)
 	if (sel >= 0) {
 		const struct rankstate *rs = incident_rank(in, sel);
 
-		annotation(t, sel, lab, 80);
+		annotation(t, sel, lab, 80, 60);
 		snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "  rank %d, %lu lines%s%s",
 		    sel, rs->lines, rs->why ? ": " : "", rs->why ? rs->why : "");
 		tui_puts(t, y0 + nvis - 1, 1, COLS - 2, lab, tui_rank_role(rs->role));
@@ -586,7 +590,7 @@ search_rows(struct tui *t, struct overview *o, const char *q, int dir)
 		const struct rankstate *rs = incident_rank(in, o->r.v[idx]);
 		char ann[128];
 
-		annotation(t, o->r.v[idx], ann, sizeof ann);
+		annotation(t, o->r.v[idx], ann, sizeof ann, (int)sizeof ann);
 		if (strcasestr(ann, q) || (rs->host && strcasestr(rs->host, q)) ||
 		    strcasestr(rank_role_name(rs->role), q)) {
 			o->r.sel = idx;
