@@ -428,25 +428,23 @@ tui_rank_reading(const struct tui *t, int rank)
 /* --- the loop -------------------------------------------------------- */
 
 /* The key hints ("k what  k what ...", two spaces apart) that fit in
- * width cells: hints from the end go first, but the last one (help, back
- * or quit) stays, so no hint is ever shown cut. */
+ * width cells: hints before the last two go, from the end, so that help
+ * and back (or quit) stay and no hint is ever shown cut. */
 static char *
 fit_hints(const char *hints, int width)
 {
-	const char *last = hints, *p;
+	const char *p, *seps[64];
+	size_t nsep = 0, keep;
 	char *s = xstrdup(hints), *cut;
 
-	for (p = hints; (p = strstr(p, "  ")) != NULL; p += 2)
-		last = p + 2;
-	while ((int)wrap_cells(s, strlen(s)) > width) {
-		char *tail = strstr(s, last), *prev = NULL, *q;
-
-		/* drop the item before the last one */
-		for (q = s; (q = strstr(q, "  ")) != NULL && q + 2 < tail; q += 2)
-			prev = q;
-		if (prev == NULL || tail == NULL)
-			break;
-		cut = xasprintf("%.*s  %s", (int)(prev - s), s, last);
+	for (p = hints; (p = strstr(p, "  ")) != NULL && nsep < 64; p += 2)
+		seps[nsep++] = p;
+	if (nsep < 2)
+		return s;
+	keep = nsep - 2;	/* the items after seps[nsep - 2] stay */
+	while ((int)wrap_cells(s, strlen(s)) > width && keep > 0) {
+		keep--;
+		cut = xasprintf("%.*s%s", (int)(seps[keep] - hints), hints, seps[nsep - 2]);
 		free(s);
 		s = cut;
 	}
