@@ -318,6 +318,24 @@ jstrs(struct buf *out, const struct strlist *l)
 	buf_addc(out, ']');
 }
 
+/* One object of string fields {"names[0]": v[0], ...}, after a comma
+ * unless it is the first (i == 0) of its array. */
+static void
+jobj(struct buf *out, size_t i, const char *const *names, const char *const *v, size_t n)
+{
+	size_t k;
+
+	buf_adds(out, i ? ", {" : "{");
+	for (k = 0; k < n; k++) {
+		if (k)
+			buf_adds(out, ", ");
+		buf_add_jstr(out, names[k]);
+		buf_adds(out, ": ");
+		buf_add_jstr(out, v[k]);
+	}
+	buf_addc(out, '}');
+}
+
 void
 encyclopedia_list_json(const struct rulebook *rb, struct buf *out)
 {
@@ -362,13 +380,10 @@ encyclopedia_show_json(const struct entry *e, struct buf *out)
 	jkey(out, &first, "symptoms");
 	buf_addc(out, '[');
 	for (i = 0; i < e->nsymptoms; i++) {
-		buf_adds(out, i ? ", {\"symptom\": " : "{\"symptom\": ");
-		buf_add_jstr(out, e->symptoms[i].symptom);
-		buf_adds(out, ", \"why\": ");
-		buf_add_jstr(out, e->symptoms[i].why);
-		buf_adds(out, ", \"signal\": ");
-		buf_add_jstr(out, e->symptoms[i].signal);
-		buf_addc(out, '}');
+		static const char *const names[] = { "symptom", "why", "signal" };
+		const char *v[] = { e->symptoms[i].symptom, e->symptoms[i].why, e->symptoms[i].signal };
+
+		jobj(out, i, names, v, 3);
 	}
 	buf_addc(out, ']');
 	L("affected", &e->affected);
@@ -376,11 +391,10 @@ encyclopedia_show_json(const struct entry *e, struct buf *out)
 	jkey(out, &first, "checklist");
 	buf_addc(out, '[');
 	for (i = 0; i < e->nchecklist; i++) {
-		buf_adds(out, i ? ", {\"step\": " : "{\"step\": ");
-		buf_add_jstr(out, e->checklist[i].step);
-		buf_adds(out, ", \"signal\": ");
-		buf_add_jstr(out, e->checklist[i].signal);
-		buf_addc(out, '}');
+		static const char *const names[] = { "step", "signal" };
+		const char *v[] = { e->checklist[i].step, e->checklist[i].signal };
+
+		jobj(out, i, names, v, 2);
 	}
 	buf_addc(out, ']');
 	jkey(out, &first, "fix");
@@ -396,21 +410,19 @@ encyclopedia_show_json(const struct entry *e, struct buf *out)
 	jkey(out, &first, "references");
 	buf_addc(out, '[');
 	for (i = 0; i < e->nrefs; i++) {
-		buf_adds(out, i ? ", {\"title\": " : "{\"title\": ");
-		buf_add_jstr(out, e->refs[i].title);
-		buf_adds(out, ", \"url\": ");
-		buf_add_jstr(out, e->refs[i].url);
-		buf_addc(out, '}');
+		static const char *const names[] = { "title", "url" };
+		const char *v[] = { e->refs[i].title, e->refs[i].url };
+
+		jobj(out, i, names, v, 2);
 	}
 	buf_addc(out, ']');
 	jkey(out, &first, "env");
 	buf_addc(out, '[');
 	for (i = 0; i < e->nenv; i++) {
-		buf_adds(out, i ? ", {\"name\": " : "{\"name\": ");
-		buf_add_jstr(out, e->env[i].name);
-		buf_adds(out, ", \"shows\": ");
-		buf_add_jstr(out, e->env[i].shows);
-		buf_addc(out, '}');
+		static const char *const names[] = { "name", "shows" };
+		const char *v[] = { e->env[i].name, e->env[i].shows };
+
+		jobj(out, i, names, v, 2);
 	}
 	buf_addc(out, ']');
 	jkey(out, &first, "signatures");
@@ -436,11 +448,10 @@ encyclopedia_show_json(const struct entry *e, struct buf *out)
 	jkey(out, &first, "conditions");
 	buf_addc(out, '[');
 	for (i = 0; i < e->nconds; i++) {
-		buf_adds(out, i ? ", {\"id\": " : "{\"id\": ");
-		buf_add_jstr(out, e->conds[i].id);
-		buf_adds(out, ", \"text\": ");
-		buf_add_jstr(out, e->conds[i].text);
-		buf_addc(out, '}');
+		static const char *const names[] = { "id", "text" };
+		const char *v[] = { e->conds[i].id, e->conds[i].text };
+
+		jobj(out, i, names, v, 2);
 	}
 	buf_adds(out, "]}\n");
 #undef S

@@ -54,105 +54,114 @@ reading(const void *arg, int rank)
 	return 1;
 }
 
+/* Each test: the shipped rules, the run, its rows. */
+struct fixture {
+	struct rulebook	*rb;
+	struct run	*r;
+	char		*dir;
+	struct rows	 rows;
+};
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+
+	f->rb = tu_rulebook(TEST_SRCDIR "/rules");
+	f->r = make_run(f->rb, &f->dir);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	rows_release(&f->rows);
+	run_free(f->r);
+	rulebook_free(f->rb);
+	tu_rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+/* Read the rest and analyse. */
+static const struct analysis *
+read_all(struct run *r)
+{
+	while (run_scan_step(r, 1 << 20, 1))
+		;
+	return incident_analyse(r->incident);
+}
+
 static void
 test_cursor_stays_where_moved(void **state)
 {
-	struct rulebook *rb = tu_rulebook(TEST_SRCDIR "/rules");
-	struct rows rows = { 0 };
-	char *dir;
-	struct run *r = make_run(rb, &dir);
+	struct fixture *f = *state;
 	const struct analysis *an;
 
-	(void)state;
-	read_until(r, 5);
-	an = incident_analyse(r->incident);
+	read_until(f->r, 5);
+	an = incident_analyse(f->r->incident);
 	assert_int_equal(an->verdict, VERDICT_HEALTHY);	/* so far */
-	rows.sort = SORT_RANK;
-	rows_build(&rows, r->incident, an, NULL, NULL);
-	assert_int_equal(rows.v[rows.sel], 0);
-	rows.sel += 3;		/* j j j */
-	rows.moved = 1;
-	assert_int_equal(rows.v[rows.sel], 3);
-	while (run_scan_step(r, 1 << 20, 1))
-		;
-	an = incident_analyse(r->incident);
+	f->rows.sort = SORT_RANK;
+	rows_build(&f->rows, f->r->incident, an, NULL, NULL);
+	assert_int_equal(f->rows.v[f->rows.sel], 0);
+	f->rows.sel += 3;		/* j j j */
+	f->rows.moved = 1;
+	assert_int_equal(f->rows.v[f->rows.sel], 3);
+	an = read_all(f->r);
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
-	rows.sort = SORT_ROLE;	/* trouble: by role, rank 6 first */
-	rows_build(&rows, r->incident, an, NULL, NULL);
-	assert_int_equal(rows.v[0], 6);
-	assert_int_equal(rows.v[rows.sel], 3);	/* where the user left it */
-	rows_release(&rows);
-	run_free(r);
-	rulebook_free(rb);
-	tu_rmdir(dir);
+	f->rows.sort = SORT_ROLE;	/* trouble: by role, rank 6 first */
+	rows_build(&f->rows, f->r->incident, an, NULL, NULL);
+	assert_int_equal(f->rows.v[0], 6);
+	assert_int_equal(f->rows.v[f->rows.sel], 3);	/* where the user left it */
 }
 
 static void
 test_cursor_follows_until_moved(void **state)
 {
-	struct rulebook *rb = tu_rulebook(TEST_SRCDIR "/rules");
-	struct rows rows = { 0 };
-	char *dir;
-	struct run *r = make_run(rb, &dir);
-	const struct analysis *an;
+	struct fixture *f = *state;
 
-	(void)state;
-	read_until(r, 5);
-	rows.sort = SORT_RANK;
-	rows_build(&rows, r->incident, incident_analyse(r->incident), NULL, NULL);
-	while (run_scan_step(r, 1 << 20, 1))
-		;
-	an = incident_analyse(r->incident);
-	rows.sort = SORT_RANK;	/* even with the rows by rank, the cursor is on rank 6 */
-	rows_build(&rows, r->incident, an, NULL, NULL);
-	assert_int_equal(rows.v[rows.sel], 6);
-	rows_release(&rows);
-	run_free(r);
-	rulebook_free(rb);
-	tu_rmdir(dir);
+	read_until(f->r, 5);
+	f->rows.sort = SORT_RANK;
+	rows_build(&f->rows, f->r->incident, incident_analyse(f->r->incident), NULL, NULL);
+	/* even with the rows by rank, the cursor goes to rank 6 */
+	rows_build(&f->rows, f->r->incident, read_all(f->r), NULL, NULL);
+	assert_int_equal(f->rows.v[f->rows.sel], 6);
 }
 
 static void
 test_filters(void **state)
 {
-	struct rulebook *rb = tu_rulebook(TEST_SRCDIR "/rules");
-	struct rows rows = { 0 };
-	char *dir;
-	struct run *r = make_run(rb, &dir);
+	struct fixture *f = *state;
 	const struct analysis *an;
 
-	(void)state;
-	read_until(r, 5);
-	an = incident_analyse(r->incident);
-	rows.filter = FILTER_TROUBLE;
-	rows_build(&rows, r->incident, an, NULL, NULL);
-	assert_int_equal(rows.n, 0);		/* healthy so far: none shown */
-	rows_build(&rows, r->incident, an, reading, NULL);
-	assert_true(rows.n >= 5);		/* still being read: shown */
-	assert_int_equal(rows.n, r->incident->rank_n);
-	while (run_scan_step(r, 1 << 20, 1))
-		;
-	an = incident_analyse(r->incident);
-	rows.filter = FILTER_NO_COLLATERAL;
-	rows_build(&rows, r->incident, an, NULL, NULL);
-	assert_int_equal(rows.n, 8);		/* no rank reported fallout here */
-	rows.filter = FILTER_EVENTS;
-	rows_build(&rows, r->incident, an, NULL, NULL);
-	assert_int_equal(rows.n, 1);
-	assert_int_equal(rows.v[0], 6);
-	rows_release(&rows);
-	run_free(r);
-	rulebook_free(rb);
-	tu_rmdir(dir);
+	read_until(f->r, 5);
+	an = incident_analyse(f->r->incident);
+	f->rows.filter = FILTER_TROUBLE;
+	rows_build(&f->rows, f->r->incident, an, NULL, NULL);
+	assert_int_equal(f->rows.n, 0);		/* healthy so far: none shown */
+	rows_build(&f->rows, f->r->incident, an, reading, NULL);
+	assert_true(f->rows.n >= 5);		/* still being read: shown */
+	assert_int_equal(f->rows.n, f->r->incident->rank_n);
+	an = read_all(f->r);
+	f->rows.filter = FILTER_NO_COLLATERAL;
+	rows_build(&f->rows, f->r->incident, an, NULL, NULL);
+	assert_int_equal(f->rows.n, 8);		/* no rank reported fallout here */
+	f->rows.filter = FILTER_EVENTS;
+	rows_build(&f->rows, f->r->incident, an, NULL, NULL);
+	assert_int_equal(f->rows.n, 1);
+	assert_int_equal(f->rows.v[0], 6);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cursor_stays_where_moved),
-		cmocka_unit_test(test_cursor_follows_until_moved),
-		cmocka_unit_test(test_filters),
+		cmocka_unit_test_setup_teardown(test_cursor_stays_where_moved, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cursor_follows_until_moved, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filters, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -213,7 +213,7 @@ page_key(struct tui *t, struct view *v, enum action a, int code)
 	struct page *p = v->data;
 	int nvis = visible(), i, res;
 	struct row *r;
-	char *q, *why = NULL;
+	struct pattern *pat;
 
 	if (code == KEY_MOUSE) {
 		int y = t->mouse.y;
@@ -264,21 +264,11 @@ page_key(struct tui *t, struct view *v, enum action a, int code)
 			tui_push(t, &entry_ops, entry_new(t, r->entry));
 		return HR_REDRAW;
 	case ACT_SEARCH:
-		if ((q = tui_prompt(t, "/", NULL)) == NULL)
-			return HR_REDRAW;
-		if (*q != '\0') {
-			struct pattern *pat = pattern_new(q, &why);
-
-			if (pat == NULL) {
-				tui_message(t, 1, "%s", why);
-				free(why);
-			} else {
-				pattern_free(p->search);
-				p->search = pat;
-				find(t, p, 1);
-			}
+		if (tui_ask_pattern(t, "/", NULL, &pat) > 0) {
+			pattern_free(p->search);
+			p->search = pat;
+			find(t, p, 1);
 		}
-		free(q);
 		return HR_REDRAW;
 	case ACT_NEXT:
 	case ACT_PREV:

@@ -370,6 +370,26 @@ tui_prompt(struct tui *t, const char *prompt, const char *initial)
 	return buf_detach(&b);
 }
 
+int
+tui_ask_pattern(struct tui *t, const char *prompt, const char *initial, struct pattern **out)
+{
+	char *q = tui_prompt(t, prompt, initial), *why = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	if (q == NULL)
+		return -1;
+	if (*q == '\0')
+		rc = 0;
+	else if ((*out = pattern_new(q, &why)) == NULL) {
+		tui_message(t, 1, "%s", why);
+		free(why);
+	} else
+		rc = 1;
+	free(q);
+	return rc;
+}
+
 void
 tui_push(struct tui *t, const struct view_ops *ops, void *data)
 {

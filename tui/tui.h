@@ -85,6 +85,10 @@ void	tui_message(struct tui *t, int error, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 /* Ask a line of text in the status line; NULL when cancelled. */
 char	*tui_prompt(struct tui *t, const char *prompt, const char *initial);
+/* Ask a search pattern: 1 and *out, 0 when left empty, -1 when cancelled
+ * or not a valid expression (said in the status line). */
+int	tui_ask_pattern(struct tui *t, const char *prompt, const char *initial,
+	    struct pattern **out);
 void	tui_role(struct tui *t, enum theme_role r);	/* attrset */
 chtype	tui_attr(struct tui *t, enum theme_role r);
 /* Draw s (n bytes, UTF-8) at (y, x) cut at width cells, escaping what a

@@ -70,25 +70,17 @@ build(struct tui *t, struct page *p)
 static int
 key(struct tui *t, struct page *p, enum action a, int code)
 {
-	char *q, *why = NULL;
 	struct pattern *f;
+	int rc;
 
 	(void)code;
 	if (a != ACT_SEARCH)
 		return HR_UNHANDLED;
-	if ((q = tui_prompt(t, "filter: ", p->filter)) == NULL)
+	if ((rc = tui_ask_pattern(t, "filter: ", p->filter, &f)) < 0)
 		return HR_REDRAW;
-	if (*q != '\0' && (f = pattern_new(q, &why)) == NULL) {
-		tui_message(t, 1, "%s", why);
-		free(why);
-		free(q);
-		return HR_REDRAW;
-	} else if (*q != '\0')
-		pattern_free(f);
 	free(p->filter);
-	p->filter = *q ? q : NULL;
-	if (*q == '\0')
-		free(q);
+	p->filter = rc > 0 ? xstrdup(pattern_text(f)) : NULL;
+	pattern_free(f);
 	p->placed = 0;	/* back on the first entry */
 	return HR_REDRAW;
 }

@@ -748,7 +748,6 @@ log_key(struct tui *t, struct view *v, enum action a, int code)
 {
 	struct logview *lv = v->data;
 	int nvis = visible();
-	char *q, *why = NULL;
 	struct pattern *p;
 
 	if (lv->s.active && (a == ACT_BACK || a == ACT_INTR)) {
@@ -826,19 +825,11 @@ log_key(struct tui *t, struct view *v, enum action a, int code)
 		    "long lines cut (w wraps them; l and $ scroll)");
 		return HR_REDRAW;
 	case ACT_SEARCH:
-		if ((q = tui_prompt(t, "/", NULL)) == NULL)
-			return HR_REDRAW;
-		if (*q != '\0') {
-			if ((p = pattern_new(q, &why)) == NULL) {
-				tui_message(t, 1, "%s", why);
-				free(why);
-			} else {
-				pattern_free(lv->search);
-				lv->search = p;
-				search_start(t, lv, 1);
-			}
+		if (tui_ask_pattern(t, "/", NULL, &p) > 0) {
+			pattern_free(lv->search);
+			lv->search = p;
+			search_start(t, lv, 1);
 		}
-		free(q);
 		return HR_REDRAW;
 	case ACT_NEXT:
 	case ACT_PREV:
@@ -852,17 +843,9 @@ log_key(struct tui *t, struct view *v, enum action a, int code)
 		find_event(t, lv, a == ACT_NEXTEV ? 1 : -1);
 		return HR_REDRAW;
 	case ACT_FILTER:
-		if ((q = tui_prompt(t, "filter (lines matching): ", lv->filter ?
-		    pattern_text(lv->filter) : NULL)) == NULL)
-			return HR_REDRAW;
-		if (*q == '\0')
-			apply_filter(t, lv, NULL);
-		else if ((p = pattern_new(q, &why)) == NULL) {
-			tui_message(t, 1, "%s", why);
-			free(why);
-		} else
-			apply_filter(t, lv, p);
-		free(q);
+		if (tui_ask_pattern(t, "filter (lines matching): ", lv->filter ?
+		    pattern_text(lv->filter) : NULL, &p) >= 0)
+			apply_filter(t, lv, p);		/* empty: every line again */
 		return HR_REDRAW;
 	case ACT_FOLLOW:
 		lv->follow = !lv->follow;
