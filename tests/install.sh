@@ -4,8 +4,10 @@
 # The installed binary reads the prefix's rules (not the checkout's),
 # says so when they are missing or fewer than shipped, and --demo finds
 # its samples. The bash completion is installed under the prefix, where
-# bash-completion looks, and completes from the installed data. A DESTDIR
-# staging install works and uninstalls clean.
+# bash-completion looks, and completes from the installed data. Both
+# manual pages are installed, rankwatch(1) naming the prefix's data
+# folder, and render. A DESTDIR staging install works and uninstalls
+# clean.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 prefix="$TMP/prefix"
@@ -44,6 +46,25 @@ check "the samples are installed (for --demo)" [ -d "$data/samples/oom-collatera
 bcdir="$prefix/share/bash-completion/completions"
 check "the bash completion is installed as $bcdir/rankwatch" [ -f "$bcdir/rankwatch" ]
 check "... with the installed data folder written in" grep -q "local pkgdatadir='$data'" "$bcdir/rankwatch"
+man1="$prefix/share/man/man1/rankwatch.1"
+man5="$prefix/share/man/man5/rankwatch-rules.5"
+check "the manual pages are installed" sh -c '[ -f "$1" ] && [ -f "$2" ]' _ "$man1" "$man5"
+check "... rankwatch(1) names the prefix's data folder" grep -qxF ".It Pa $data/" "$man1"
+# rendered as man would: mandoc (./bootstrap installs it), or man -l
+render() {
+	if command -v mandoc >/dev/null 2>&1; then
+		mandoc -Tutf8 "$1"
+	else
+		MANWIDTH=80 man -l "$1"
+	fi 2>/dev/null | col -b
+}
+render "$man1" > "$TMP/man1.txt"
+render "$man5" > "$TMP/man5.txt"
+check "... rankwatch(1) renders, with its options, keys and the data folder" \
+    sh -c 'grep -q "^RANKWATCH(1)" "$1" && grep -q -- "--check-rules" "$1" &&
+        grep -q "^KEYS" "$1" && grep -qF "$2/" "$1"' _ "$TMP/man1.txt" "$data"
+check "... rankwatch-rules(5) renders" \
+    sh -c 'grep -q "^RANKWATCH-RULES(5)" "$1" && grep -q "counterexamples" "$1"' _ "$TMP/man5.txt"
 
 # run it from elsewhere, with no user data
 export HOME="$TMP/home" XDG_DATA_HOME="$TMP/xdg-data" XDG_CONFIG_HOME="$TMP/xdg-config"
@@ -83,9 +104,11 @@ mv "$data/rules.away" "$data/rules"
 
 # staged (DESTDIR) and uninstalled: nothing left
 (cd "$build" && make install DESTDIR="$TMP/stage" >/dev/null 2>&1)
-check "make install DESTDIR stages under it" [ -x "$TMP/stage$prefix/bin/rankwatch" ]
+check "make install DESTDIR stages under it" sh -c '[ -x "$1" ] && [ -f "$2" ] && [ -f "$3" ]' \
+    _ "$TMP/stage$prefix/bin/rankwatch" "$TMP/stage$man1" "$TMP/stage$man5"
 check "... the bash completion too" [ -f "$TMP/stage$bcdir/rankwatch" ]
 (cd "$build" && make uninstall >/dev/null 2>&1)
 check "make uninstall removes the bash completion" [ ! -e "$bcdir/rankwatch" ]
+check "make uninstall removes the manual pages" sh -c '[ ! -e "$1" ] && [ ! -e "$2" ]' _ "$man1" "$man5"
 check "make uninstall leaves no file" [ "$(find "$prefix" -type f | wc -l)" -eq 0 ]
 finish
