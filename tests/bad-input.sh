@@ -76,6 +76,17 @@ timeout 20 "$RW" --watch --format jsonl /dev/zero > "$TMP/wz.out" 2> "$TMP/wz.er
 check "--watch on nothing readable: exit 2" [ "$rc" -eq 2 ]
 check "... saying so, and no verdict" sh -c 'grep -q "nothing readable" "$1" && ! grep -q healthy "$2"' _ "$TMP/wz.err" "$TMP/wz.out"
 
+# The settings file's problems are said, with file and line, and the run is
+# still analysed.
+mkdir -p "$TMP/cfg/rankwatch"
+printf 'theme: light\nbogus: 1\n' > "$TMP/cfg/rankwatch/config.yaml"
+XDG_CONFIG_HOME="$TMP/cfg" "$RW" --report "$run" > /dev/null 2> "$TMP/cfg.err"; rc=$?
+check "an unknown setting is a warning naming file:line" grep -q "config.yaml:2:1: warning: unknown setting 'bogus'" "$TMP/cfg.err"
+check "... and the run is still judged" [ "$rc" -le 1 ]
+printf 'theme: [\n' > "$TMP/cfg/rankwatch/config.yaml"
+XDG_CONFIG_HOME="$TMP/cfg" "$RW" --report "$run" > /dev/null 2> "$TMP/cfg.err"
+check "a settings file that is not YAML is said to be ignored" grep -q "config.yaml:.*settings ignored" "$TMP/cfg.err"
+
 # Nothing readable at all: exit status 2 with a message.
 mkdir -p "$TMP/empty"
 "$RW" --report "$TMP/empty" > /dev/null 2> "$TMP/err2"; rc=$?

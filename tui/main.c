@@ -715,7 +715,16 @@ main(int argc, char **argv)
 		return status;
 	}
 	notes_init(&ns);
-	config_load(&cfg, &ns);
+	{
+		/* the settings file's own problems (an unknown key, bad YAML)
+		 * are said, with its name and line, never ignored in silence */
+		struct notes cn;
+
+		notes_init(&cn);
+		config_load(&cfg, &cn);
+		print_notes(&cn, NOTE_WARN);
+		notes_release(&cn);
+	}
 	if (theme == NULL)
 		theme = cfg.theme;
 	for (i = 0; i < cfg.rules.n; i++)
