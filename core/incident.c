@@ -70,8 +70,7 @@ static void
 rankstate_release(struct rankstate *rs)
 {
 	free(rs->host);
-	free(rs->sigcount);
-	free(rs->lastslot);
+	free(rs->slots);
 	free(rs->nums);
 	free(rs->why);
 }
@@ -342,12 +341,34 @@ numstats_add(struct rankstate *rs, const struct event *ev)
 	}
 }
 
+/* rank's slot of signature sig; made when create, else NULL when none. */
+static struct sigslot *
+sigslot_of(struct rankstate *rs, uint32_t sig, int create)
+{
+	uint32_t i;
+
+	for (i = 0; i < rs->nslots; i++)
+		if (rs->slots[i].sig == sig)
+			return &rs->slots[i];
+	if (!create)
+		return NULL;
+	if (rs->nslots == rs->capslots) {
+		rs->capslots = rs->capslots ? rs->capslots * 2 : 4;
+		rs->slots = xrealloc(rs->slots, rs->capslots * sizeof *rs->slots);
+	}
+	rs->slots[rs->nslots].sig = sig;
+	rs->slots[rs->nslots].count = 0;
+	rs->slots[rs->nslots].last = -1;
+	return &rs->slots[rs->nslots++];
+}
+
 void
 incident_add_event(struct incident *in, struct event *ev)
 {
 	struct rankstate *rs;
-	size_t si = ev->sig->index, nsigs = in->rb->nsigs;
 	double v;
+	struct sigslot *sl;
+	unsigned keep;
 
 	in->analysed = 0;
 	ev->order = in->order++;
@@ -366,14 +387,7 @@ incident_add_event(struct incident *in, struct event *ev)
 		ev->rank = -1;
 	ev->line_rank = ev->rank;
 	ev->line_rank_from = ev->rank_from;
-	if (rs->sigcount == NULL) {
-		size_t i;
-
-		rs->sigcount = xcalloc(nsigs + 1, sizeof *rs->sigcount);
-		rs->lastslot = xmalloc((nsigs + 1) * sizeof *rs->lastslot);
-		for (i = 0; i <= nsigs; i++)
-			rs->lastslot[i] = -1;
-	}
+	sl = sigslot_of(rs, (uint32_t)ev->sig->index, 1);
 	if (ev->sig->role == ROLE_PROGRESS && in->step_fact >= 0 &&
 	    event_fact_num(ev, in->step_fact, &v) && v >= rs->step) {
 		rs->step = v;
@@ -385,20 +399,24 @@ incident_add_event(struct incident *in, struct event *ev)
 	    ev->sig->role != ROLE_CONTEXT)
 		rs->binrole[bin_of(in, ev->ts.sec)] |= (uint16_t)(1u << ev->sig->role);
 	numstats_add(rs, ev);
-	rs->sigcount[si]++;
+	sl->count++;
 	/* A line with no rank that names whom it is about (a launcher's
-	 * report) is kept in full: the attribution pass needs each one. */
-	if (rs->sigcount[si] <= (ev->rank < 0 && signature_is_about(ev->sig) ?
-	    INCIDENT_KEEP_ABOUT : INCIDENT_KEEP)) {
+	 * report) is kept in full: the attribution pass needs each one. A
+	 * routine line (progress, context) is kept once and as the last:
+	 * its numbers are counted in numstats, its facts are the first's. */
+	keep = ev->rank < 0 && signature_is_about(ev->sig) ? INCIDENT_KEEP_ABOUT :
+	    ev->sig->role == ROLE_PROGRESS || ev->sig->role == ROLE_CONTEXT ?
+	    INCIDENT_KEEP_ROUTINE : INCIDENT_KEEP;
+	if (sl->count <= keep) {
 		XGROW(in->events, in->capevents, in->nevents + 1);
 		in->events[in->nevents++] = ev;
-	} else if (rs->lastslot[si] < 0) {
+	} else if (sl->last < 0) {
 		XGROW(in->events, in->capevents, in->nevents + 1);
-		rs->lastslot[si] = (int32_t)in->nevents;
+		sl->last = (int32_t)in->nevents;
 		in->events[in->nevents++] = ev;
 	} else {
-		event_free(in->events[rs->lastslot[si]]);
-		in->events[rs->lastslot[si]] = ev;
+		event_free(in->events[sl->last]);
+		in->events[sl->last] = ev;
 	}
 }
 
@@ -423,9 +441,10 @@ incident_bound_event(struct incident *in, const struct event_ref *ref,
 	size_t i;
 
 	/* the newest copy of its rank and signature, or an earlier kept one */
-	if (rs != NULL && rs->lastslot != NULL && rs->lastslot[ref->sig] >= 0 &&
-	    in->events[rs->lastslot[ref->sig]]->order == ref->order)
-		ev = in->events[rs->lastslot[ref->sig]];
+	const struct sigslot *sl = rs != NULL ? sigslot_of(rs, (uint32_t)ref->sig, 0) : NULL;
+
+	if (sl != NULL && sl->last >= 0 && in->events[sl->last]->order == ref->order)
+		ev = in->events[sl->last];
 	for (i = in->nevents; ev == NULL && i > 0; i--) {
 		if (in->events[i - 1]->order == ref->order)
 			ev = in->events[i - 1];

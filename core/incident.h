@@ -18,6 +18,8 @@
 
 #define INCIDENT_MAX_RANK	(1 << 20)
 #define INCIDENT_KEEP		3	/* events kept per rank and signature, plus the last */
+#define INCIDENT_KEEP_ROUTINE	1	/* ... for progress and context lines (their
+					 * numbers are in numstats), plus the last */
 #define INCIDENT_KEEP_ABOUT	64	/* ... for unranked lines that name whom they are about */
 #define TIMELINE_BINS		256
 
@@ -45,6 +47,15 @@ struct numstat {
 	double		 sum, min, max, last;
 };
 
+/* One signature a rank matched: how often, and where its newest copy is
+ * kept. A rank holds these only for what it matched, not one per
+ * signature of the rulebook. */
+struct sigslot {
+	uint32_t	 sig;		/* signature index */
+	uint32_t	 count;		/* events of it on this rank */
+	int32_t		 last;		/* index in incident.events of the "last" copy, -1 */
+};
+
 struct rankstate {
 	int		 rank;
 	size_t		 k;		/* its index in incident.rank_v */
@@ -55,10 +66,10 @@ struct rankstate {
 	struct stamp	 step_ts;
 	char		*host;
 	long		 pid;		/* its process, from a line with both, -1 */
-	uint32_t	*sigcount;	/* per signature */
+	struct sigslot	*slots;		/* the signatures this rank matched (few) */
+	uint32_t	 nslots, capslots;
 	struct numstat	*nums;
 	size_t		 nnums, capnums;
-	int32_t		*lastslot;	/* per signature: index of the "last" copy, -1 */
 	uint32_t	 bins[TIMELINE_BINS];	/* lines per time slice */
 	uint16_t	 binrole[TIMELINE_BINS];	/* 1 << role of events per slice */
 	/* filled by incident_analyse */
