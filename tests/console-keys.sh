@@ -112,6 +112,10 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 check "... Esc answered while it runs, in $ms ms (under 200)" [ "$ms" -lt 200 ]
 check "... and it says where it stopped" wait_for s "search stopped after"
 check "... and the view is still there (Esc did not leave it)" wait_for s "all ranks merged by time"
+keys s G
+check "G on 1,000,000 lines: the last one, at once" wait_for s "line 1000000 of 1000000"
+keys s g
+check "g: the first again" wait_for s "line 1 of 1000000"
 keys s / "tokens 5149[4]" Enter
 WAIT_TRIES=300 check "a search through all of it ends: pattern not found" wait_for s "pattern not found: tokens 5149[4]"
 keys s Q

@@ -463,14 +463,13 @@ place(struct tui *t, struct logview *lv)
 	}
 	if (lv->sel < lv->top)
 		lv->top = lv->sel;
-	/* the selected line ends on screen */
-	for (;;) {
-		for (rows = 0, i = lv->top; i <= lv->sel; i++)
-			rows += rows_of(t, lv, (size_t)i);
-		if (rows <= nvis || lv->top >= lv->sel)
-			break;
-		lv->top++;
-	}
+	/* the selected line ends on screen: walking back from it, at most a
+	 * screen of lines (each takes a row or more), never the whole view */
+	for (i = lv->sel, rows = rows_of(t, lv, (size_t)i); i > lv->top &&
+	    rows + rows_of(t, lv, (size_t)i - 1) <= nvis; i--)
+		rows += rows_of(t, lv, (size_t)i - 1);
+	if (i > lv->top)
+		lv->top = i;
 	/* the screen filled to the end of the lines */
 	for (rows = 0, i = lv->top; i < (int)lv->n && rows < nvis; i++)
 		rows += rows_of(t, lv, (size_t)i);
