@@ -1,0 +1,107 @@
+# bench/lib.sh: what the benchmark scripts share (sourced, not run): the
+# tools they need, a snapshot of the binary with its rulebook, the machine
+# they ran on, the signature patterns converted for ripgrep, timed runs and
+# medians. Set before sourcing: BENCH_NAME (for messages), here, top, OUT, RW.
+
+die() { echo "$BENCH_NAME: $*" >&2; exit 2; }
+
+# ---------------------------------------------------------------- tools
+need=()
+command -v rg >/dev/null || need+=(ripgrep)
+[ -x "$TIME" ] || need+=(time)
+command -v strace >/dev/null || need+=(strace)
+if [ ${#need[@]} -gt 0 ]; then
+	echo "$BENCH_NAME: installing ${need[*]}" >&2
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 ||
+		{ apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "${need[@]}" >/dev/null 2>&1; } ||
+		die "could not install ${need[*]}"
+	else
+		die "please install: ${need[*]}"
+	fi
+fi
+[ -x "$RW" ] || die "no rankwatch binary at $RW (build it: make -j2)"
+command -v python3 >/dev/null || die "python3 is needed"
+
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+# snapshot of the binary and its rulebook
+RWSRC=$RW
+rules_src=$(dirname "$RW")/rules
+rm -rf "$OUT/snapshot"
+mkdir -p "$OUT/snapshot"
+cp "$RW" "$OUT/snapshot/rankwatch"
+[ -d "$rules_src" ] && cp -r "$rules_src" "$OUT/snapshot/rules"
+RW=$OUT/snapshot/rankwatch
+
+# ---------------------------------------------------------------- machine
+cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -1)
+echo "== machine"
+printf '  nproc        %s\n' "$(nproc)"
+printf '  cpu          %s\n' "${cpu:-unknown}"
+printf '  memory       %s MiB\n' "$(awk '/^MemTotal/ {print int($2/1024)}' /proc/meminfo)"
+printf '  kernel       %s\n' "$(uname -r)"
+printf '  rankwatch    %s (copy of %s, sha256 %s, %s rule files)\n' "$("$RW" --version 2>&1 | head -1)" "$RWSRC" \
+	"$(sha256sum "$RW" | cut -c1-12)" "$(ls "$OUT/snapshot/rules"/*.yaml 2>/dev/null | wc -l)"
+printf '  build        %s\n' "$(sed -n 's/^CFLAGS = //p' "$top/Makefile" 2>/dev/null | head -1)"
+printf '  ripgrep      %s\n' "$(rg --version | head -1)"
+printf '  rg PCRE2     %s\n' "$(rg --pcre2-version 2>/dev/null | head -1 || echo none)"
+printf '  load avg     %s (at start)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '  out dir      %s\n' "$OUT"
+
+# ---------------------------------------------------------------- patterns
+pat_pcre=$OUT/patterns.pcre2
+pat_rg=$OUT/patterns.rg
+pat_rgp=$OUT/patterns.rg-pcre2
+"$RW" --dump-patterns > "$pat_pcre"
+npat=$(grep -c . "$pat_pcre")
+conv=$(python3 "$here/benchtools.py" rg-patterns "$pat_pcre" "$pat_rg" "$pat_rgp")
+read -r nkeep ndrop <<<"$(head -1 <<<"$conv")"
+# make sure each rg variant compiles its pattern set (exit 2 = error)
+set +e
+rg --no-config -c -f "$pat_rg" - </dev/null >/dev/null 2>"$OUT/rg-compile.err"; rc=$?
+rg --no-config -P -c -f "$pat_rgp" - </dev/null >/dev/null 2>"$OUT/rgP-compile.err"; rcp=$?
+set -e
+[ $rc -le 1 ] || die "rg rejects $pat_rg: $(head -3 "$OUT/rg-compile.err")"
+[ $rcp -le 1 ] || die "rg -P rejects $pat_rgp: $(head -3 "$OUT/rgP-compile.err")"
+echo
+echo "== patterns (rankwatch --dump-patterns): $npat"
+echo "  rg -P (PCRE2, JIT): all $npat, capture-group names made unique per pattern (timed on a sample, see BENCH_PCRE_MIB)"
+echo "  rg (Rust regex):    $nkeep, with (?<name> written (?P<name>; $ndrop PCRE2-only patterns left out:"
+tail -n +2 <<<"$conv"
+
+# ---------------------------------------------------------------- helpers
+median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+maxof() { sort -g | tail -1; }
+
+# run_timed OUTFILE CMD...: one timed run; appends "seconds maxrss_kib" to OUTFILE
+run_timed() {
+	local out=$1; shift
+	local t0 t1 rc tf
+	tf=$(mktemp)
+	t0=$EPOCHREALTIME
+	set +e
+	"$TIME" -f '%e %M' -o "$tf" "$@" >/dev/null 2>"$tf.err"
+	rc=$?
+	set -e
+	t1=$EPOCHREALTIME
+	# rankwatch: 0 healthy, 1 failure found; rg: 0 matches, 1 none
+	if [ $rc -gt 1 ]; then
+		echo "$BENCH_NAME: '$*' failed (exit $rc):" >&2; head -5 "$tf.err" >&2
+		rm -f "$tf" "$tf.err"; return 2
+	fi
+	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}') $(tail -1 "$tf" | awk '{print $2}')" >> "$out"
+	rm -f "$tf" "$tf.err"
+}
+
+# fd_peak OUTFILE RUNDIR CMD...: "max fds open at once, max run files open at once"
+fd_peak() {
+	local st=$1 dir=$2; shift 2
+	strace -f -qq -o "$st" \
+		-e trace=open,openat,openat2,creat,close,close_range,dup,dup2,dup3,fcntl,pipe,pipe2,socket,socketpair,eventfd2,epoll_create1,memfd_create \
+		"$@" >/dev/null 2>&1 || true
+	python3 "$here/benchtools.py" fdmax "$st" "$dir"
+}
+
+
