@@ -104,4 +104,18 @@ fd_peak() {
 	python3 "$here/benchtools.py" fdmax "$st" "$dir"
 }
 
-
+# gen_run DIR RANKS SIZE: generate the run into DIR with genrun.py, or reuse
+# it when it was made by the same genrun.py with the same parameters
+gen_run() {
+	local dir=$1 ranks=$2 size=$3 stamp g0
+	stamp="ranks=$ranks size=$size genrun=$(sha256sum "$here/genrun.py" | cut -c1-16)"
+	if [ -f "$dir.stamp" ] && [ "$(cat "$dir.stamp")" = "$stamp" ] && [ -d "$dir" ]; then
+		echo "  reusing $dir"
+		return
+	fi
+	rm -rf "$dir" "$dir.stamp"
+	g0=$EPOCHREALTIME
+	python3 "$here/genrun.py" --ranks "$ranks" --size "$size" "$dir" 2>&1 | sed 's/^/  /'
+	echo "  generated in $(awk -v a="$g0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.1f", b - a}') s"
+	echo "$stamp" > "$dir.stamp"
+}

@@ -39,16 +39,9 @@ worst=0
 for ranks in $SIZES; do
 	name=sweep${ranks}x$SIZE
 	dir=$OUT/$name
-	stamp="ranks=$ranks size=$SIZE genrun=$(sha256sum "$here/genrun.py" | cut -c1-16)"
 	echo
 	echo "== $ranks ranks x $SIZE"
-	if [ -f "$dir.stamp" ] && [ "$(cat "$dir.stamp")" = "$stamp" ] && [ -d "$dir" ]; then
-		echo "  reusing $dir"
-	else
-		rm -rf "$dir" "$dir.stamp"
-		python3 "$here/genrun.py" --ranks "$ranks" --size "$SIZE" "$dir" 2>&1 | tail -1 | sed 's/^/  /'
-		echo "$stamp" > "$dir.stamp"
-	fi
+	gen_run "$dir" "$ranks" "$SIZE"
 	bytes=$(find "$dir" -name 'rank*.log' -printf '%s\n' | awk '{s += $1} END {print s}')
 	find "$dir" -name 'rank*.log' -print0 | xargs -0 cat > /dev/null	# warm
 	rm -f "$OUT/$name".t.*

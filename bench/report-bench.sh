@@ -47,18 +47,9 @@ pcre_note=
 for spec in $RUNS; do
 	IFS=: read -r name ranks size <<<"$spec"
 	dir=$OUT/$name
-	stamp="ranks=$ranks size=$size genrun=$(sha256sum "$here/genrun.py" | cut -c1-16)"
 	echo
 	echo "== run $name: $ranks ranks x $size"
-	if [ -f "$dir.stamp" ] && [ "$(cat "$dir.stamp")" = "$stamp" ] && [ -d "$dir" ]; then
-		echo "  reusing $dir"
-	else
-		rm -rf "$dir" "$dir.stamp"
-		g0=$EPOCHREALTIME
-		python3 "$here/genrun.py" --ranks "$ranks" --size "$size" "$dir" 2>&1 | sed 's/^/  /'
-		echo "  generated in $(awk -v a="$g0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.1f", b - a}') s"
-		echo "$stamp" > "$dir.stamp"
-	fi
+	gen_run "$dir" "$ranks" "$size"
 	files=()
 	for ((r = 0; r < ranks; r++)); do files+=("$dir/rank$r.log"); done
 	bytes=$(cat "${files[@]}" | wc -c)       # also the warm-up read
