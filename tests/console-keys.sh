@@ -207,6 +207,9 @@ start f 100 30 samples/oom-collateral
 wait_for f "following" >/dev/null
 keys f F
 check "F: not collateral (1 of 16 ranks shown, said in the title)" wait_for f "1 of 16 ranks (not collateral)"
+keys f + + +
+check "zoomed under 10 s a column, the label has its tenths" \
+    sh -c 'tmux -S "$1" capture-pane -t f -p | grep -Eq " [0-9]\.[0-9] s/col "' _ "$SOCK"
 keys f Q
 
 # 10. What the screen says: nothing cut that means something.
