@@ -237,6 +237,26 @@ format_misfit(enum mode mode, const char *format)
 	return "--report";
 }
 
+/* The theme folders, shipped then the user's, into dirs[2]; how many.
+ * theme_dirs_free frees them. */
+static size_t
+theme_dirs(char **dirs)
+{
+	size_t nd = 0;
+
+	dirs[nd++] = shipped("themes");
+	if ((dirs[nd] = user_data("themes")) != NULL)
+		nd++;
+	return nd;
+}
+
+static void
+theme_dirs_free(char **dirs, size_t nd)
+{
+	while (nd > 0)
+		free(dirs[--nd]);
+}
+
 /* --list-themes: the console's themes, as the console finds them. */
 static void
 list_themes(int json, struct buf *out)
@@ -247,9 +267,7 @@ list_themes(int json, struct buf *out)
 	size_t nd = 0, i;
 
 	notes_init(&ns);
-	dirs[nd++] = shipped("themes");
-	if ((dirs[nd] = user_data("themes")) != NULL)
-		nd++;
+	nd = theme_dirs(dirs);
 	theme_set_load(&ts, dirs, nd, &ns);
 	print_notes(&ns, NOTE_WARN);
 	if (json)
@@ -278,8 +296,7 @@ list_themes(int json, struct buf *out)
 	if (json)
 		buf_adds(out, "]\n");
 	theme_set_release(&ts);
-	while (nd > 0)
-		free(dirs[--nd]);
+	theme_dirs_free(dirs, nd);
 	notes_release(&ns);
 }
 
@@ -383,12 +400,9 @@ demo_run(const struct rulebook *rb, const char *scenario, const char *theme)
 		free(why);
 		status = 2;
 	} else {
-		dirs[nd++] = shipped("themes");
-		if ((dirs[nd] = user_data("themes")) != NULL)
-			nd++;
+		nd = theme_dirs(dirs);
 		status = tui_main(r, rb, paths, 1, theme, dirs, nd, 1);
-		while (nd > 0)
-			free(dirs[--nd]);
+		theme_dirs_free(dirs, nd);
 		run_free(r);
 	}
 	if (pid > 0) {
@@ -600,7 +614,7 @@ main(int argc, char **argv)
 	enum mode mode = MODE_CONSOLE;
 	const struct report_format *fmt = report_format_find("text");
 	char **rules = xcalloc((size_t)argc + 2, sizeof *rules), *show = NULL, *why = NULL;
-	const char *theme = NULL, *format = "text", *demo = NULL;
+	const char *theme = NULL, *format = "text", *demo = NULL, *misfit;
 	int poll_ms = 0;
 	struct config cfg;
 	size_t nrules = 0, i;
@@ -701,9 +715,8 @@ main(int argc, char **argv)
 		free(rules);
 		return 2;
 	}
-	if (format_misfit(mode, format) != NULL) {
-		fprintf(stderr, "rankwatch: --format %s goes with %s\n", format,
-		    format_misfit(mode, format));
+	if ((misfit = format_misfit(mode, format)) != NULL) {
+		fprintf(stderr, "rankwatch: --format %s goes with %s\n", format, misfit);
 		free(rules);
 		return 2;
 	}
@@ -839,13 +852,10 @@ main(int argc, char **argv)
 			notes_release(&ns);
 			return 2;
 		}
-		dirs[nd++] = shipped("themes");
-		if ((dirs[nd] = user_data("themes")) != NULL)
-			nd++;
+		nd = theme_dirs(dirs);
 		status = tui_main(r, rb, (const char *const *)argv + optind,
 		    (size_t)(argc - optind), theme, dirs, nd, poll_ms > 0 ? poll_ms : 1);
-		while (nd > 0)
-			free(dirs[--nd]);
+		theme_dirs_free(dirs, nd);
 		run_free(r);
 		config_release(&cfg);
 		rulebook_free(rb);

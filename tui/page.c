@@ -115,10 +115,8 @@ visible(void)
 	return LINES - 2 > 1 ? LINES - 2 : 1;
 }
 
-/* Put the selection on row i, a third of the way down the screen when it
- * is not on it already (a jump: the lines after it matter more). */
-static void
-land(struct page *p, int i)
+void
+page_land(struct page *p, int i)
 {
 	int nvis = visible();
 
@@ -141,7 +139,7 @@ page_draw(struct tui *t, struct view *v)
 		for (i = 0; i < (int)p->nrows && !page_actionable(&p->rows[i]); i++)
 			;
 		if (i < (int)p->nrows)
-			land(p, i);
+			page_land(p, i);
 		p->placed = 1;
 	}
 	tui_fill(t, 0, 0, COLS, TR_HEADER);
@@ -200,7 +198,7 @@ find(struct tui *t, struct page *p, int dir)
 			if ((dir > 0 && i <= p->sel) || (dir < 0 && i >= p->sel))
 				tui_message(t, 0, dir > 0 ? "search hit BOTTOM, continuing at TOP" :
 				    "search hit TOP, continuing at BOTTOM");
-			land(p, i);
+			page_land(p, i);
 			return;
 		}
 	}
@@ -251,7 +249,7 @@ page_key(struct tui *t, struct view *v, enum action a, int code)
 	case ACT_TAB:
 	case ACT_BACKTAB:
 		if ((i = next_row(p, a == ACT_TAB ? 1 : -1, 1)) >= 0)
-			land(p, i);
+			page_land(p, i);
 		else
 			tui_message(t, 0, "nothing to act on %s", a == ACT_TAB ? "below" : "above");
 		return HR_REDRAW;

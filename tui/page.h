@@ -58,6 +58,9 @@ void		 page_add_wrapped(struct page *p, const char *text, const char *first,
 void		 page_heading(struct page *p, const char *h);
 void		 page_bullets(struct page *p, const char *h, const struct strlist *l);
 void		 page_clear(struct page *p);
+/* Put the selection on row i, a third of the way down the screen when it
+ * is not on it already (a jump: the rows after it matter more). */
+void		 page_land(struct page *p, int i);
 /* Can Enter, Space or a note act on this row? */
 int		 page_actionable(const struct row *r);
 void		 page_draw(struct tui *t, struct view *v);

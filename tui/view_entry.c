@@ -247,9 +247,7 @@ key(struct tui *t, struct page *p, enum action a, int code)
 
 		for (i = p->sel + dir; i >= 0 && i < (int)p->nrows; i += dir)
 			if (p->rows[i].kind == ROW_STEP && p->rows[i].first) {
-				p->sel = i;
-				if (i < p->top || i >= p->top + LINES - 2)
-					p->top = i - (LINES - 2) / 3;
+				page_land(p, i);
 				return HR_REDRAW;
 			}
 		tui_message(t, 0, "no checklist step %s", dir > 0 ? "below" : "above");

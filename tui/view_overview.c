@@ -287,6 +287,15 @@ draw_axis(struct tui *t, struct overview *o, int y, int x0)
 	}
 }
 
+/* A rank whose log is still being read has no role yet, unless its lines
+ * so far already show it failed or reported fallout. */
+static int
+no_role_yet(struct tui *t, const struct rankstate *rs)
+{
+	return rs->role != RR_INITIATING && rs->role != RR_COLLATERAL &&
+	    tui_rank_reading(t, rs->rank);
+}
+
 /* What a rank's row says of it, in at most room cells where that can be
  * chosen: the role and its event first, how long it has been quiet only
  * when it fits. */
@@ -297,7 +306,7 @@ annotation(struct tui *t, int rank, char *out, size_t len, int room)
 	const struct incident *in = t->run->incident;
 	char span[32];
 
-	if (tui_rank_reading(t, rank) && rs->role != RR_INITIATING && rs->role != RR_COLLATERAL) {
+	if (no_role_yet(t, rs)) {
 		snprintf(out, len, "reading");
 		return;
 	}
@@ -370,8 +379,7 @@ draw_rows(struct tui *t, struct overview *o, int y0, int nvis)
 	for (i = 0; i < nvis && o->top + i < (int)o->r.n; i++) {
 		int rank = o->r.v[o->top + i], y = y0 + i, sel = o->top + i == o->r.sel;
 		const struct rankstate *rs = incident_rank(in, rank);
-		enum theme_role rr = tui_rank_reading(t, rank) && rs->role != RR_INITIATING &&
-		    rs->role != RR_COLLATERAL ? TR_DIM : tui_rank_role(rs->role);
+		enum theme_role rr = no_role_yet(t, rs) ? TR_DIM : tui_rank_role(rs->role);
 
 		if (lw >= 16 && rs->host) {
 			/* the end of a host name tells nodes apart: gpu-a01, gpu-a02;
@@ -522,10 +530,11 @@ rows_top(struct tui *t)
 	return 3 + (t->loading && t->an->verdict != VERDICT_FAILURE ? 1 : reason_rows(t));
 }
 
+/* Rows of the timeline, below its first row y0. */
 static int
-rows_visible(struct tui *t)
+rows_visible(int y0)
 {
-	int n = LINES - rows_top(t) - 1 - (diag_rows() + 1);
+	int n = LINES - y0 - 1 - (diag_rows() + 1);
 
 	return n < 1 ? 1 : n;
 }
@@ -534,7 +543,7 @@ static void
 overview_draw(struct tui *t, struct view *v)
 {
 	struct overview *o = v->data;
-	int nvis = rows_visible(t), y0 = rows_top(t);
+	int y0 = rows_top(t), nvis = rows_visible(y0);
 
 	draw_header(t);
 	draw_verdict(t);
@@ -604,7 +613,7 @@ static int
 overview_key(struct tui *t, struct view *v, enum action a, int code)
 {
 	struct overview *o = v->data;
-	int nvis = rows_visible(t), y0 = rows_top(t), per = compact_per(t),
+	int y0 = rows_top(t), nvis = rows_visible(y0), per = compact_per(t),
 	    step = o->compact ? per : 1;
 	char *q;
 
