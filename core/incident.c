@@ -73,6 +73,7 @@ rankstate_release(struct rankstate *rs)
 	free(rs->slots);
 	free(rs->nums);
 	free(rs->why);
+	bins_release(&rs->bins);
 }
 
 void
@@ -181,37 +182,25 @@ signature_is_about(const struct signature *s)
 
 /* --- the timeline ------------------------------------------------------- */
 
+/* Old slice i starts at old0 + i * oldw: which new slice holds it. */
 static void
-rebin_one(struct rankstate *rs, int64_t old0, int64_t oldw, int64_t new0,
-    int64_t neww)
+rebin_map(int64_t old0, int64_t oldw, int64_t new0, int64_t neww,
+    uint8_t map[TIMELINE_BINS])
 {
-	uint32_t bins[TIMELINE_BINS];
-	uint16_t roles[TIMELINE_BINS];
 	size_t i;
 
-	memset(bins, 0, sizeof bins);
-	memset(roles, 0, sizeof roles);
 	for (i = 0; i < TIMELINE_BINS; i++) {
-		int64_t t = old0 + (int64_t)i * oldw, j;
+		int64_t j = (old0 + (int64_t)i * oldw - new0) / neww;
 
-		if (rs->bins[i] == 0 && rs->binrole[i] == 0)
-			continue;
-		j = (t - new0) / neww;
-		if (j < 0)
-			j = 0;
-		if (j >= TIMELINE_BINS)
-			j = TIMELINE_BINS - 1;
-		bins[j] += rs->bins[i];
-		roles[j] |= rs->binrole[i];
+		map[i] = (uint8_t)(j < 0 ? 0 : j >= TIMELINE_BINS ? TIMELINE_BINS - 1 : j);
 	}
-	memcpy(rs->bins, bins, sizeof bins);
-	memcpy(rs->binrole, roles, sizeof roles);
 }
 
 static size_t
 bin_of(struct incident *in, int64_t sec)
 {
 	int64_t new0 = in->bin0, neww = in->binw, i;
+	uint8_t map[TIMELINE_BINS];
 
 	if (in->binw == 0) {
 		in->bin0 = sec;
@@ -227,9 +216,10 @@ bin_of(struct incident *in, int64_t sec)
 	while (sec >= new0 + neww * TIMELINE_BINS || in->bin0 + in->binw *
 	    TIMELINE_BINS > new0 + neww * TIMELINE_BINS)
 		neww *= 2;
-	rebin_one(&in->unattributed, in->bin0, in->binw, new0, neww);
+	rebin_map(in->bin0, in->binw, new0, neww, map);
+	bins_remap(&in->unattributed.bins, map);
 	for (i = 0; i < (int64_t)in->rank_n; i++)
-		rebin_one(in->rank_v[i], in->bin0, in->binw, new0, neww);
+		bins_remap(&in->rank_v[i]->bins, map);
 	in->bin0 = new0;
 	in->binw = neww;
 	return (size_t)((sec - in->bin0) / in->binw);
@@ -267,7 +257,7 @@ incident_add_line(struct incident *in, const struct line *ln)
 		in->first = ln->ts;
 	if (!(in->last.flags & STAMP_TIME) || earlier(&in->last, &ln->ts))
 		in->last = ln->ts;
-	rs->bins[bin_of(in, ln->ts.sec)]++;
+	bins_add(&rs->bins, bin_of(in, ln->ts.sec));
 }
 
 /* A fact's value as a number (what strtod reads of all of it, not NaN).
@@ -308,17 +298,19 @@ incident_fact_number(const char *v, double *out)
 static void
 numstats_add(struct rankstate *rs, const struct event *ev)
 {
-	size_t i, j;
+	unsigned i;
+	size_t j;
 
-	for (i = 0; i < ev->nfacts; i++) {
-		const char *v = ev->facts[i].value;
+	for (i = 0; i < ev->sig->nstatfacts; i++) {
+		int id = ev->sig->statfacts[i];
+		const char *v = event_fact(ev, id);
 		double x;
 		struct numstat *ns = NULL;
 
-		if (!incident_fact_number(v, &x))
+		if (v == NULL || !incident_fact_number(v, &x))
 			continue;
 		for (j = 0; j < rs->nnums; j++)
-			if (rs->nums[j].sig == ev->sig->index && rs->nums[j].fact == ev->facts[i].id) {
+			if (rs->nums[j].sig == ev->sig->index && rs->nums[j].fact == id) {
 				ns = &rs->nums[j];
 				break;
 			}
@@ -326,7 +318,7 @@ numstats_add(struct rankstate *rs, const struct event *ev)
 			XGROW(rs->nums, rs->capnums, rs->nnums + 1);
 			ns = &rs->nums[rs->nnums++];
 			ns->sig = ev->sig->index;
-			ns->fact = ev->facts[i].id;
+			ns->fact = id;
 			ns->count = 0;
 			ns->sum = 0;
 			ns->min = ns->max = x;
@@ -397,7 +389,7 @@ incident_add_event(struct incident *in, struct event *ev)
 		rs->host = xstrdup(ev->host);
 	if ((ev->ts.flags & STAMP_TIME) && in->binw != 0 && ev->sig->role != ROLE_PROGRESS &&
 	    ev->sig->role != ROLE_CONTEXT)
-		rs->binrole[bin_of(in, ev->ts.sec)] |= (uint16_t)(1u << ev->sig->role);
+		bins_mark(&rs->bins, bin_of(in, ev->ts.sec), 1u << ev->sig->role);
 	numstats_add(rs, ev);
 	sl->count++;
 	/* A line with no rank that names whom it is about (a launcher's

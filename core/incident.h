@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bins.h"
 #include "event.h"
 #include "imap.h"
 #include "rulebook.h"
@@ -21,7 +22,6 @@
 #define INCIDENT_KEEP_ROUTINE	1	/* ... for progress and context lines (their
 					 * numbers are in numstats), plus the last */
 #define INCIDENT_KEEP_ABOUT	64	/* ... for unranked lines that name whom they are about */
-#define TIMELINE_BINS		256
 
 enum verdict {
 	VERDICT_HEALTHY,
@@ -39,7 +39,8 @@ enum rank_role {
 };
 
 /* Running statistics of one numeric fact of one signature on one rank,
- * over every event (kept or not). */
+ * over every event (kept or not); only for the facts a condition reads
+ * this way (signature.statfacts). */
 struct numstat {
 	size_t		 sig;
 	int		 fact;
@@ -70,8 +71,7 @@ struct rankstate {
 	uint32_t	 nslots, capslots;
 	struct numstat	*nums;
 	size_t		 nnums, capnums;
-	uint32_t	 bins[TIMELINE_BINS];	/* lines per time slice */
-	uint16_t	 binrole[TIMELINE_BINS];	/* 1 << role of events per slice */
+	struct bins	 bins;		/* lines and event roles per time slice */
 	/* filled by incident_analyse */
 	enum rank_role	 role;
 	const struct event *first_event;	/* first initiating/collateral/symptom */

@@ -70,6 +70,7 @@ signature_release(struct signature *s)
 	strlist_free(&s->counterexamples);
 	pcre2_code_free(s->re);
 	free(s->fact_of_group);
+	free(s->statfacts);
 	for (i = 0; i < ABOUT__COUNT; i++)
 		free(s->about_name[i]);
 }
@@ -1025,6 +1026,20 @@ rulebook_condition(const struct entry *e, const char *id)
 	return NULL;
 }
 
+/* Signature s has its numeric fact id counted per rank (numstats). */
+static void
+statfact_add(struct signature *s, int id)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nstatfacts; i++)
+		if (s->statfacts[i] == id)
+			return;
+	s->statfacts = xrealloc(s->statfacts, (s->nstatfacts + 1) * sizeof *s->statfacts);
+	s->statfacts[s->nstatfacts++] = id;
+}
+
+
 int
 rulebook_finish(struct rulebook *rb, struct notes *ns)
 {
@@ -1063,8 +1078,12 @@ rulebook_finish(struct rulebook *rb, struct notes *ns)
 					    "condition '%s': no signature '%s'", d->id,
 					    d->from.v[k]);
 					problems++;
-				} else
+				} else {
 					d->fromsig[d->nfromsig++] = s;
+					if (d->test == TEST_OUTLIER && d->nwhere == 0 &&
+					    d->group_id < 0 && d->fact_id >= 0)
+						statfact_add(s, d->fact_id);
+				}
 			}
 		}
 		for (j = 0; j < e->nsymptoms + e->nchecklist; j++) {

@@ -79,6 +79,10 @@ struct signature {
 	int		 about_following;	/* the rank is also the following lines' */
 	unsigned	 ngroups;
 	size_t		 index;		/* in rulebook->sigs */
+	/* the numeric facts whose running statistics a condition reads
+	 * (an outlier over each rank's mean): only these are counted */
+	int		*statfacts;
+	unsigned	 nstatfacts;
 };
 
 struct where {

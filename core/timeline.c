@@ -80,7 +80,9 @@ timeline_row(const struct incident *in, int rank, const struct timeline_view *v,
 		int64_t bs = in->bin0 + (int64_t)b * in->binw, be = bs + in->binw - 1;
 		int c0, c1;
 
-		if (rs->bins[b] == 0 && rs->binrole[b] == 0)
+		unsigned nb = bins_count(&rs->bins, b), rb = bins_roles(&rs->bins, b);
+
+		if (nb == 0 && rb == 0)
 			continue;
 		c0 = timeline_col(v, bs);
 		c1 = timeline_col(v, be);
@@ -91,8 +93,8 @@ timeline_row(const struct incident *in, int rank, const struct timeline_view *v,
 		if (c1 >= n)
 			c1 = n - 1;
 		for (c = c0; c <= c1; c++) {
-			counts[c] += rs->bins[b] / (uint32_t)(c1 - c0 + 1) + (rs->bins[b] ? 1 : 0);
-			roles[c] |= rs->binrole[b];
+			counts[c] += nb / (uint32_t)(c1 - c0 + 1) + (nb ? 1 : 0);
+			roles[c] |= (uint16_t)rb;
 		}
 	}
 	for (c = 0; c < n; c++)
