@@ -22,8 +22,8 @@
 #define PENDING_MAX	64
 
 struct pending {
-	struct event_ref v[PENDING_MAX];
-	size_t		 n;
+	struct event_ref *v;	/* at most PENDING_MAX */
+	size_t		  n, cap;
 };
 
 static void
@@ -60,6 +60,7 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 			memmove(p->v, p->v + 1, (PENDING_MAX - 1) * sizeof *p->v);
 			p->n--;
 		}
+		XGROW(p->v, p->cap, p->n + 1);
 		incident_add_event(fc->r->incident, ev);
 		p->v[p->n++] = incident_event_ref(fc->r->incident, ev);
 	} else
@@ -357,6 +358,8 @@ run_free(struct run *r)
 	for (i = 0; i < r->nsources; i++)
 		source_free(r->sources[i]);
 	free(r->sources);
+	for (i = 0; r->pending != NULL && i < r->nsources; i++)
+		free(r->pending[i].v);
 	free(r->pending);
 	for (i = 0; r->wraps != NULL && i < r->nsources; i++)
 		free(r->wraps[i].text);
@@ -390,7 +393,19 @@ source_done(struct run *r, struct source *s, int final)
 	}
 	/* No upper bound from mtime: a copied or checked-out run has
 	 * meaningless mtimes, and reports must not depend on them. Events
-	 * still unbounded stay so until a timed line follows them. */
+	 * still unbounded stay so until a timed line follows them; at the
+	 * end of a finished run none will. */
+	if (final) {
+		struct pending *p = &r->pending[s->id];
+
+		free(p->v);
+		memset(p, 0, sizeof *p);
+	}
+	/* what a next line might continue: nothing when it has no text */
+	if (r->wraps[s->id].len == 0 || final) {
+		free(r->wraps[s->id].text);
+		memset(&r->wraps[s->id], 0, sizeof *r->wraps);
+	}
 }
 
 /* A file that was empty when the run was opened (a live run) gets its
@@ -525,7 +540,7 @@ run_rediscover(struct run *r)
 		s->id = r->nsources;
 		r->sources[r->nsources++] = s;
 		r->pending = xrealloc(r->pending, (r->nsources + 1) * sizeof *r->pending);
-		r->pending[s->id].n = 0;
+		memset(&r->pending[s->id], 0, sizeof *r->pending);
 		r->wraps = xrealloc(r->wraps, (r->nsources + 1) * sizeof *r->wraps);
 		memset(&r->wraps[s->id], 0, sizeof *r->wraps);
 		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0, "appeared; reading it");

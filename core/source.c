@@ -363,17 +363,29 @@ restart(struct source *src, struct notes *ns, const char *why)
 	src->lineno = 0;
 }
 
+/* FNV-1a, continued from h over p[0..n). */
+static uint64_t
+head_hash(uint64_t h, const unsigned char *p, size_t n)
+{
+	while (n-- > 0)
+		h = (h ^ *p++) * 0x100000001b3ull;
+	return h;
+}
+
+#define HEAD_HASH0	0xcbf29ce484222325ull
+
 /* Do the file's first bytes still read as they did? */
 static int
 head_changed(const struct source *src, int fd)
 {
-	unsigned char now[sizeof src->head];
+	unsigned char now[SOURCE_HEAD];
 	ssize_t n;
 
 	if (src->headlen == 0 || src->offset + src->carrylen == 0)
 		return 0;
 	n = pread(fd, now, src->headlen, 0);
-	return n != (ssize_t)src->headlen || memcmp(now, src->head, src->headlen) != 0;
+	return n != (ssize_t)src->headlen ||
+	    head_hash(HEAD_HASH0, now, src->headlen) != src->headhash;
 }
 
 long long
@@ -483,11 +495,12 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			total += r;
 			break;
 		}
-		if (base < sizeof src->head && src->headlen == base) {
-			size_t k = sizeof src->head - (size_t)base < (size_t)r ?
-			    sizeof src->head - (size_t)base : (size_t)r;
+		if (base < SOURCE_HEAD && src->headlen == base) {
+			size_t k = SOURCE_HEAD - (size_t)base < (size_t)r ?
+			    SOURCE_HEAD - (size_t)base : (size_t)r;
 
-			memcpy(src->head + base, buf, k);
+			src->headhash = head_hash(base == 0 ? HEAD_HASH0 : src->headhash,
+			    (const unsigned char *)buf, k);
 			src->headlen += k;
 		}
 		if (!src->noted_nul && memchr(buf, '\0', (size_t)r) != NULL) {
@@ -510,5 +523,10 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 out:
 	if (fd > 0)
 		close(fd);
+	if (src->carrylen == 0 && src->carrycap > 0) {	/* thousands of files */
+		free(src->carry);
+		src->carry = NULL;
+		src->carrycap = 0;
+	}
 	return total;
 }

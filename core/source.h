@@ -16,6 +16,7 @@
 
 #define SOURCE_LINE_MAX	(64 * 1024)	/* longer lines are matched on their head */
 #define SOURCE_CHUNK	(64 * 1024)
+#define SOURCE_HEAD	64	/* first bytes compared to notice a rewrite */
 #define SOURCE_NOT_REGULAR	(-1)	/* a source's failed: a FIFO, a device */
 
 enum source_kind {
@@ -53,8 +54,8 @@ struct source {
 	int		 done;		/* read once and nothing can follow (stdin EOF, error.json) */
 	int		 noted_nul;
 	int		 noted_group;
-	unsigned char	 head[64];	/* the file's first bytes: a truncated and
-					 * rewritten file shows other ones */
+	uint64_t	 headhash;	/* of the file's first SOURCE_HEAD bytes: a
+					 * truncated and rewritten file shows other ones */
 	size_t		 headlen;
 	size_t		 id;		/* the owner's index for this source */
 	/* when set, called with each chunk read into buf before its lines
