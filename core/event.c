@@ -1,23 +1,37 @@
 /* event.c: matched lines as facts. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "event.h"
 #include "xmalloc.h"
 
-/* One allocation holds the event, its facts and their text: events are
- * made (and most of them dropped) by the thousand. */
+static uint32_t
+text_hash(const char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n-- > 0)
+		h = (h ^ (unsigned char)*p++) * 16777619u;
+	return h;
+}
+
+#define FACTS(ev)	((struct fact *)((ev) + 1))
+
+/* One allocation holds the event, its facts and their values (and the
+ * text when it is kept): events are made (and most of them dropped) by
+ * the thousand. */
 struct event *
 event_new(const struct signature *sig, const struct line *ln, const char *file,
-    const char *subject, const size_t *ov)
+    const char *path, const char *host, const char *subject, const size_t *ov)
 {
 	struct event *ev;
 	unsigned g;
 	size_t n = ln->rawlen < EVENT_TEXT_MAX ? ln->rawlen : EVENT_TEXT_MAX;
-	size_t hn = ln->host != NULL ? (ln->hostlen < 63 ? ln->hostlen : 63) : 0;
-	size_t size = sizeof *ev + n + 1 + hn + 1, nf = 0;
+	size_t size = sizeof *ev, nf = 0;
 	char *p;
 
 	for (g = 1; g <= sig->ngroups; g++) {
@@ -28,32 +42,27 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 			nf++;
 		}
 	}
-	size += (nf + 1) * sizeof *ev->facts;
+	size += nf * sizeof(struct fact);
+	if (path == NULL)
+		size += n + 1;
 	ev = xmalloc(size);
 	memset(ev, 0, sizeof *ev);
 	ev->sig = sig;
 	ev->rank = ln->rank;
-	ev->rank_from = ln->rank_from;
+	ev->rank_from = (uint8_t)ln->rank_from;
 	ev->ts = ln->ts;
 	ev->file = file;
+	ev->path = path;
+	ev->host = host;
 	ev->lineno = ln->lineno;
 	ev->offset = ln->offset;
-	ev->flags = ln->flags;
+	ev->flags = (uint16_t)ln->flags;
 	ev->pid = ln->pid;
 	ev->label = ln->label;
 	ev->node = ln->node;
-	ev->facts = (struct fact *)(ev + 1);
-	p = (char *)(ev->facts + nf + 1);
-	ev->text = p;
-	memcpy(p, ln->raw, n);
-	p[n] = '\0';
-	p += n + 1;
-	if (hn > 0) {
-		ev->host = p;
-		memcpy(p, ln->host, hn);
-		p[hn] = '\0';
-		p += hn + 1;
-	}
+	ev->textlen = (uint16_t)n;
+	ev->texthash = text_hash(ln->raw, n);
+	p = (char *)(FACTS(ev) + nf);
 	for (g = 1; g <= sig->ngroups; g++) {
 		size_t a = ov[2 * g], b = ov[2 * g + 1];
 
@@ -61,12 +70,17 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 			continue;
 		if (b - a > FACT_VALUE_MAX)
 			b = a + FACT_VALUE_MAX;
-		ev->facts[ev->nfacts].id = sig->fact_of_group[g];
-		ev->facts[ev->nfacts].value = p;
+		FACTS(ev)[ev->nfacts].id = (uint16_t)sig->fact_of_group[g];
+		FACTS(ev)[ev->nfacts].off = (uint16_t)(p - (char *)ev);
 		memcpy(p, subject + a, b - a);
 		p[b - a] = '\0';
 		p += b - a + 1;
 		ev->nfacts++;
+	}
+	if (path == NULL) {
+		ev->kept = 1;
+		memcpy(p, ln->raw, n);
+		p[n] = '\0';
 	}
 	return ev;
 }
@@ -78,14 +92,44 @@ event_free(struct event *ev)
 }
 
 const char *
+event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
+{
+	const char *kept;
+	int fd;
+	ssize_t n;
+
+	if (ev->kept) {
+		if (ev->nfacts == 0)
+			return (const char *)(ev + 1);
+		kept = (const char *)ev + FACTS(ev)[ev->nfacts - 1].off;
+		return kept + strlen(kept) + 1;
+	}
+	if ((fd = open(ev->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+		return NULL;
+	n = pread(fd, buf, ev->textlen, (off_t)ev->offset);
+	close(fd);
+	if (n != (ssize_t)ev->textlen || text_hash(buf, (size_t)n) != ev->texthash)
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
+const char *
 event_fact(const struct event *ev, int id)
 {
 	size_t i;
 
 	for (i = 0; i < ev->nfacts; i++)
-		if (ev->facts[i].id == id)
-			return ev->facts[i].value;
+		if (FACTS(ev)[i].id == id)
+			return (const char *)ev + FACTS(ev)[i].off;
 	return NULL;
+}
+
+const char *
+event_fact_at(const struct event *ev, size_t i, int *id)
+{
+	*id = FACTS(ev)[i].id;
+	return (const char *)ev + FACTS(ev)[i].off;
 }
 
 int

@@ -1,6 +1,11 @@
 /* event.h: a matched line: which signature, which rank, when, what facts.
- * An event keeps a short copy of its line (for reports) and where the line
- * is (file, line number, byte offset), never the log itself. */
+ * An event keeps where its line is (file, line number, byte offset) and
+ * its facts, never the log itself: a report reads the line back from its
+ * file (event_text), checking that the bytes are still the ones matched.
+ * Only a line that is not in a file as it was matched (standard input, a
+ * torchrun error.json, a record joined from two lines) keeps a copy. A run
+ * of 100,000 ranks keeps a million events, so each costs about a hundred
+ * bytes. */
 #ifndef RW_EVENT_H
 #define RW_EVENT_H
 
@@ -23,39 +28,51 @@ enum attr_via {
 };
 
 struct fact {
-	int	 id;		/* rulebook fact id */
-	char	*value;
+	uint16_t	 id;		/* rulebook fact id */
+	uint16_t	 off;		/* its value, from the event's start */
 };
 
 struct event {
 	const struct signature	*sig;
-	int			 rank;		/* -1: unattributed */
-	enum rank_from		 rank_from;
+	const char		*file;		/* the source's name (not owned) */
+	const char		*path;		/* to read the line back; NULL: kept */
+	const char		*host;		/* shared, NULL when unknown */
 	struct stamp		 ts;
 	struct stamp		 upper;		/* for a borrowed time: the next own time in the file */
-	const char		*file;		/* the source's name (not owned) */
 	unsigned long		 lineno;
 	uint64_t		 offset;
-	unsigned		 flags;		/* LINE_* */
-	char			*text;		/* the raw line, cut at EVENT_TEXT_MAX */
-	char			*host;		/* NULL when unknown */
+	size_t			 order;		/* arrival order */
 	long			 pid;		/* the printing process, -1 */
+	int			 rank;		/* -1: unattributed */
 	int			 label;		/* the line's srun/mpirun label, -1 */
 	int			 node;		/* node index from the layout, -1 */
-	int			 assumed;	/* rank rests on local rank = global rank */
-	enum attr_via		 via;		/* how attribution gave it its rank */
 	int			 line_rank;	/* the rank its line gave it, before attribution */
-	enum rank_from		 line_rank_from;
-	struct fact		*facts;
-	size_t			 nfacts;
-	size_t			 order;		/* arrival order */
+	uint32_t		 texthash;	/* of the line's first textlen bytes */
+	uint16_t		 textlen;	/* those bytes: the line, cut at EVENT_TEXT_MAX */
+	uint16_t		 nfacts;
+	uint16_t		 flags;		/* LINE_* */
+	uint8_t			 rank_from;	/* enum rank_from */
+	uint8_t			 line_rank_from;
+	uint8_t			 via;		/* enum attr_via: how attribution gave it its rank */
+	uint8_t			 assumed;	/* rank rests on local rank = global rank */
+	uint8_t			 kept;		/* the text follows the facts */
+	/* then: struct fact[nfacts], the values, the kept text */
 };
 
-/* Build an event from a parsed line and a match (ov from PCRE2 on msg). */
+/* Build an event from a parsed line and a match (ov from PCRE2 on msg).
+ * file: the name to show; path: the file to read the line back from, or
+ * NULL to keep a copy of it (the line is not in a file as it was read);
+ * host: a string that outlives the event, or NULL. */
 struct event	*event_new(const struct signature *sig, const struct line *ln,
-		    const char *file, const char *subject, const size_t *ov);
+		    const char *file, const char *path, const char *host,
+		    const char *subject, const size_t *ov);
 void		 event_free(struct event *ev);
+/* The line's text (cut at EVENT_TEXT_MAX), read back into buf when the
+ * event keeps no copy; NULL when the file no longer holds it. */
+const char	*event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1]);
 const char	*event_fact(const struct event *ev, int id);
+/* The i-th fact's value; *id gets its fact id. */
+const char	*event_fact_at(const struct event *ev, size_t i, int *id);
 /* Numeric value of a fact; returns 0 when absent or not a number. */
 int		 event_fact_num(const struct event *ev, int id, double *out);
 /* Ordering for "which came first": time (timeless last), then the place

@@ -36,15 +36,23 @@ time_note(const struct stamp *s)
 	return NULL;
 }
 
-/* The message part of an event's line, for one-line display. */
+#define GONE	"(the line is no longer in its file as it was read)"
+
+/* The message part of an event's line, for one-line display; buf holds
+ * the line when it is read back. */
 static const char *
-event_message(const struct event *ev, size_t *len)
+event_message(const struct event *ev, char buf[EVENT_TEXT_MAX + 1], size_t *len)
 {
 	struct linestate ls;
-	static struct line ln;
+	struct line ln;
+	const char *text = event_text(ev, buf);
 
+	if (text == NULL) {
+		*len = strlen(GONE);
+		return GONE;
+	}
 	linestate_init(&ls, -1, -1, 0);
-	line_parse(&ls, ev->text, strlen(ev->text), &ln);
+	line_parse(&ls, text, strlen(text), &ln);
 	*len = ln.msglen;
 	return ln.msg;
 }
@@ -85,7 +93,7 @@ coverage(struct buf *b, const struct incident *in, const struct analysis *an)
 static void
 text_event(struct buf *b, const struct event *ev, const char *indent, int with_entry)
 {
-	char when[40];
+	char when[40], text[EVENT_TEXT_MAX + 1];
 	const char *note = time_note(&ev->ts), *msg;
 	size_t mlen;
 
@@ -100,7 +108,7 @@ text_event(struct buf *b, const struct event *ev, const char *indent, int with_e
 	buf_printf(b, "  %s%s%s%s  [%s%s%s]\n", when, note ? " (" : "", note ? note : "",
 	    note ? ")" : "", role_name(ev->sig->role), with_entry ? " " : "",
 	    with_entry ? ev->sig->entry->id : "");
-	msg = event_message(ev, &mlen);
+	msg = event_message(ev, text, &mlen);
 	buf_adds(b, indent);
 	buf_adds(b, "  ");
 	buf_add_safe(b, msg, mlen > 200 ? 200 : mlen);
@@ -229,7 +237,8 @@ static void
 js_event(struct buf *b, const struct rulebook *rb, const struct event *ev)
 {
 	size_t i;
-	const char *note;
+	const char *note, *text;
+	char textbuf[EVENT_TEXT_MAX + 1];
 
 	if (ev == NULL) {
 		buf_adds(b, "null");
@@ -262,14 +271,20 @@ js_event(struct buf *b, const struct rulebook *rb, const struct event *ev)
 	buf_add_jstr(b, role_name(ev->sig->role));
 	buf_adds(b, ", \"facts\": {");
 	for (i = 0; i < ev->nfacts; i++) {
+		int id;
+		const char *v = event_fact_at(ev, i, &id);
+
 		if (i)
 			buf_adds(b, ", ");
-		buf_add_jstr(b, rb->facts[ev->facts[i].id]);
+		buf_add_jstr(b, rb->facts[id]);
 		buf_adds(b, ": ");
-		buf_add_jstr(b, ev->facts[i].value);
+		buf_add_jstr(b, v);
 	}
 	buf_adds(b, "}, \"text\": ");
-	buf_add_jstr(b, ev->text);
+	if ((text = event_text(ev, textbuf)) != NULL)
+		buf_add_jstr(b, text);
+	else
+		buf_adds(b, "null");
 	buf_addc(b, '}');
 }
 
@@ -457,7 +472,7 @@ md_quote(struct buf *b, const char *s)
 static void
 md_event_row(struct buf *b, const struct event *ev)
 {
-	char when[40];
+	char when[40], text[EVENT_TEXT_MAX + 1];
 	const char *msg;
 	size_t mlen;
 
@@ -470,7 +485,7 @@ md_event_row(struct buf *b, const struct event *ev)
 	else
 		buf_adds(b, "-");
 	buf_printf(b, " | %s | %s | `", when, role_name(ev->sig->role));
-	msg = event_message(ev, &mlen);
+	msg = event_message(ev, text, &mlen);
 	buf_add_md(b, msg, mlen > 160 ? 160 : mlen);
 	buf_adds(b, mlen > 160 ? "...` |\n" : "` |\n");
 }

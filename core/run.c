@@ -41,6 +41,7 @@ struct feedctx {
 	struct run	*r;
 	struct line	*ln;
 	struct source	*src;
+	int		 inplace;	/* ln->raw is the file's bytes at ln->offset */
 };
 
 static void
@@ -48,7 +49,11 @@ on_match(void *arg, const struct signature *sig, const char *subject,
     const PCRE2_SIZE *ov)
 {
 	struct feedctx *fc = arg;
-	struct event *ev = event_new(sig, fc->ln, fc->src->name, subject, ov);
+	const struct line *ln = fc->ln;
+	const char *host = ln->host != NULL && ln->hostlen > 0 ? source_host(fc->src, ln->host,
+	    ln->hostlen < 63 ? ln->hostlen : 63) : NULL;
+	struct event *ev = event_new(sig, ln, fc->src->name,
+	    fc->inplace && fc->src->kind == SOURCE_LOG ? fc->src->path : NULL, host, subject, ov);
 
 	fc->r->matches++;
 	if (fc->r->on_event != NULL)
@@ -124,7 +129,7 @@ try_unwrap(struct run *r, struct source *src, const char *text, size_t len)
 	struct wrap *w = &r->wraps[src->id];
 	struct linestate scratch = src->ls;
 	struct line jl;
-	struct feedctx fc = { r, &jl, src };
+	struct feedctx fc = { r, &jl, src, 0 };	/* joined: not in the file */
 	int found, code;
 
 	wrap_keep(w, w->text, w->len, text, len, w->lineno, w->offset, w->joins + 1);
@@ -146,7 +151,7 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 {
 	struct run *r = arg;
 	struct line ln;
-	struct feedctx fc = { r, &ln, src };
+	struct feedctx fc = { r, &ln, src, 0 };
 	struct wrap *w = &r->wraps[src->id];
 	const struct signature *bad;
 	int code, found, joined = 0;
@@ -156,6 +161,7 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	line_parse(&src->ls, text, len, &ln);
 	ln.lineno = lineno;
 	ln.offset = offset;
+	fc.inplace = ln.raw == text && !r->feeding;
 	incident_add_line(r->incident, &ln);
 	if ((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & (STAMP_INHERITED | STAMP_REPORTED)) &&
 	    r->pending[src->id].n > 0)
@@ -195,7 +201,9 @@ void
 run_feed_line(struct run *r, struct source *src, const char *text, size_t len)
 {
 	src->lineno++;
+	r->feeding = 1;
 	on_line(r, src, text, len, 0, src->lineno, 0);
+	r->feeding = 0;
 }
 
 /* A dated line in buf[0..n): its stamp is the year anchor. */

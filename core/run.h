@@ -42,6 +42,7 @@ struct run {
 	unsigned long	  matches;
 	unsigned long	  match_errors;
 	unsigned long	  match_errors_told;	/* the count last said in a note */
+	int		  feeding;	/* run_feed_line: the line is in no file */
 };
 
 struct run_options {

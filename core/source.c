@@ -41,6 +41,9 @@ source_free(struct source *src)
 	free(src->path);
 	free(src->name);
 	free(src->carry);
+	while (src->nhosts > 0)
+		free(src->hosts[--src->nhosts]);
+	free(src->hosts);
 	free(src);
 }
 
@@ -529,4 +532,17 @@ out:
 		src->carrycap = 0;
 	}
 	return total;
+}
+
+const char *
+source_host(struct source *src, const char *h, size_t n)
+{
+	size_t i;
+
+	for (i = src->nhosts; i > 0; i--)	/* the newest is the usual one */
+		if (strncmp(src->hosts[i - 1], h, n) == 0 && src->hosts[i - 1][n] == '\0')
+			return src->hosts[i - 1];
+	src->hosts = xrealloc(src->hosts, (src->nhosts + 1) * sizeof *src->hosts);
+	src->hosts[src->nhosts] = xstrndup(h, n);
+	return src->hosts[src->nhosts++];
 }

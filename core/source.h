@@ -58,6 +58,8 @@ struct source {
 					 * truncated and rewritten file shows other ones */
 	size_t		 headlen;
 	size_t		 id;		/* the owner's index for this source */
+	char		**hosts;	/* host names its lines gave, for their events */
+	size_t		  nhosts;
 	/* when set, called with each chunk read into buf before its lines
 	 * are handed on, with the line function's arg */
 	void		(*chunk_fn)(void *arg, struct source *src, const char *p,
@@ -95,6 +97,9 @@ void		 source_feed(struct source *src, const char *p, size_t n,
 #define ERRORJSON_LINES	200
 void		 source_errorjson(struct source *src, const char *text, size_t len,
 		    struct notes *ns, source_line_fn fn, void *arg);
+/* The host name h[0..n) as a string that lives as long as the source
+ * (events share it). */
+const char	*source_host(struct source *src, const char *h, size_t n);
 /* Hand the partial last line to fn: at the end of a finished run. */
 void		 source_flush(struct source *src, source_line_fn fn, void *arg);
 
