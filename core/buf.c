@@ -16,6 +16,8 @@ buf_init(struct buf *b)
 {
 	b->s = NULL;
 	b->len = b->cap = 0;
+	b->drain = NULL;
+	b->drain_arg = NULL;
 }
 
 void
@@ -84,6 +86,16 @@ buf_printf(struct buf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	buf_vprintf(b, fmt, ap);
 	va_end(ap);
+}
+
+void
+buf_drain(struct buf *b)
+{
+	if (b->drain == NULL || b->len < BUF_DRAIN_AT)
+		return;
+	b->drain(b->drain_arg, b->s, b->len);
+	b->len = 0;
+	b->s[0] = '\0';
 }
 
 char *

@@ -10,9 +10,14 @@ struct buf {
 	char	*s;
 	size_t	 len;
 	size_t	 cap;
+	/* when set, buf_drain hands what was written so far to it (a long
+	 * report goes out as it is made, not whole) */
+	void	(*drain)(void *arg, const char *s, size_t n);
+	void	*drain_arg;
 };
 
-#define BUF_INIT { NULL, 0, 0 }
+#define BUF_INIT { NULL, 0, 0, NULL, NULL }
+#define BUF_DRAIN_AT	(64 * 1024)
 
 void	 buf_init(struct buf *b);
 void	 buf_release(struct buf *b);
@@ -22,6 +27,9 @@ void	 buf_adds(struct buf *b, const char *s);
 void	 buf_addc(struct buf *b, char c);
 void	 buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void	 buf_vprintf(struct buf *b, const char *fmt, va_list ap);
+/* At a point where the text so far is final: give it to b->drain when
+ * there is at least BUF_DRAIN_AT of it, and empty the buffer. */
+void	 buf_drain(struct buf *b);
 /* Give the string to the caller (who frees it) and reset the buffer. */
 char	*buf_detach(struct buf *b);
 /* One display unit of untrusted bytes, as the console and the text

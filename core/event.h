@@ -39,10 +39,10 @@ struct event {
 	const char		*host;		/* shared, NULL when unknown */
 	struct stamp		 ts;
 	struct stamp		 upper;		/* for a borrowed time: the next own time in the file */
-	unsigned long		 lineno;
 	uint64_t		 offset;
-	size_t			 order;		/* arrival order */
-	long			 pid;		/* the printing process, -1 */
+	uint32_t		 lineno;
+	uint32_t		 order;		/* arrival order */
+	int32_t			 pid;		/* the printing process, -1 */
 	int			 rank;		/* -1: unattributed */
 	int			 label;		/* the line's srun/mpirun label, -1 */
 	int			 node;		/* node index from the layout, -1 */

@@ -100,7 +100,7 @@ text_event(struct buf *b, const struct event *ev, const char *indent, int with_e
 	stamp_format(&ev->ts, 0, when, sizeof when);
 	buf_adds(b, indent);
 	add_safe(b, ev->file);
-	buf_printf(b, ":%lu  ", ev->lineno);
+	buf_printf(b, ":%lu  ", (unsigned long)ev->lineno);
 	if (ev->rank >= 0)
 		buf_printf(b, "rank %d", ev->rank);
 	else
@@ -246,7 +246,7 @@ js_event(struct buf *b, const struct rulebook *rb, const struct event *ev)
 	}
 	buf_adds(b, "{\"file\": ");
 	buf_add_jstr(b, ev->file);
-	buf_printf(b, ", \"line\": %lu, \"rank\": ", ev->lineno);
+	buf_printf(b, ", \"line\": %lu, \"rank\": ", (unsigned long)ev->lineno);
 	if (ev->rank >= 0)
 		buf_printf(b, "%d", ev->rank);
 	else
@@ -353,6 +353,7 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 		    an->suspects[i].rank, an->suspects[i].score);
 		buf_add_jstr(b, an->suspects[i].reason);
 		buf_addc(b, '}');
+		buf_drain(b);
 	}
 	buf_adds(b, an->nsuspects ? "\n  ],\n  \"diagnoses\": [" : "],\n  \"diagnoses\": [");
 	for (i = 0; i < an->ndiags; i++) {
@@ -391,6 +392,7 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 			js_event(b, rb, d->evidence_events[j]);
 		}
 		buf_adds(b, d->nevidence ? "\n      ]}" : "]}");
+		buf_drain(b);
 	}
 	buf_adds(b, an->ndiags ? "\n  ],\n  \"ranks\": [" : "],\n  \"ranks\": [");
 	for (i = n = 0; i < in->rank_n; i++) {
@@ -411,6 +413,7 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 		buf_adds(b, ",\n      \"first_event\": ");
 		js_event(b, rb, rs->first_event);
 		buf_addc(b, '}');
+		buf_drain(b);
 	}
 	buf_printf(b, "%s],\n  \"run\": {\"files\": %zu, \"ranks\": %zu, \"lines\": %lu, "
 	    "\"bytes\": %llu, \"layout\": ", n ? "\n  " : "", r->nsources,
@@ -479,7 +482,7 @@ md_event_row(struct buf *b, const struct event *ev)
 	stamp_format(&ev->ts, 1, when, sizeof when);
 	buf_adds(b, "| `");
 	mds(b, ev->file);
-	buf_printf(b, ":%lu` | ", ev->lineno);
+	buf_printf(b, ":%lu` | ", (unsigned long)ev->lineno);
 	if (ev->rank >= 0)
 		buf_printf(b, "%d", ev->rank);
 	else

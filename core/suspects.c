@@ -153,10 +153,10 @@ points_at(struct incident *in, struct passes *p)
 			imap_set(&seen, (int)r, 0);
 			if (ev->rank >= 0)
 				w = xasprintf("rank %d's line points at it (%s, %s:%lu)", ev->rank,
-				    what, ev->file, ev->lineno);
+				    what, ev->file, (unsigned long)ev->lineno);
 			else
 				w = xasprintf("a line points at it (%s, %s:%lu)", what, ev->file,
-				    ev->lineno);
+				    (unsigned long)ev->lineno);
 			suspect_add(in, p, (int)r, 3, w);
 			free(w);
 		}

@@ -182,7 +182,7 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 	coll = first_rival(in, init, 0);
 	if (init->rank < 0) {
 		cap(an, "low");
-		buf_printf(reason, "; %s:%lu carries no rank", init->file, init->lineno);
+		buf_printf(reason, "; %s:%lu carries no rank", init->file, (unsigned long)init->lineno);
 	} else if (p->nco > 1) {
 		int untimed = 0;
 

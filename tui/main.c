@@ -429,6 +429,13 @@ out_write(const char *s, size_t n)
 		out_errno = errno ? errno : EIO;
 }
 
+static void
+out_drain(void *arg, const char *s, size_t n)
+{
+	(void)arg;
+	out_write(s, n);
+}
+
 /* Exit status once the output is done: a reader that went away (EPIPE) is
  * a quiet end, any other failed write an error. */
 static int
@@ -912,6 +919,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	print_notes(&r->notes, NOTE_ERROR);
+	out.drain = out_drain;
 	report_render(fmt, r, &out);
 	out_write(out.s, out.len);
 	status = out_status(report_exit_status(incident_analyse(r->incident)));
