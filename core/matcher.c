@@ -61,6 +61,8 @@ struct matcher {
 	pcre2_jit_stack		*jstack;
 	const struct signature	*err_sig;
 	int			 err_code;
+	const struct matcher	*base;		/* a clone's: whose tables it reads */
+	unsigned		 maxgroups;
 };
 
 static inline uint32_t
@@ -414,6 +416,23 @@ add_frag(struct matcher *m, const char *lit, size_t sig, int icase, size_t *cap)
 	f->star = memchr(f->s, '*', len) != NULL;
 }
 
+/* What matching one line writes: a clone has its own. */
+static void
+scratch_new(struct matcher *m)
+{
+	m->reqseen = xmalloc(m->nreq + 1);
+	m->cand = xcalloc(m->rb->nsigs + 1, 1);
+	m->candlist = xcalloc(m->rb->nsigs + 1, sizeof *m->candlist);
+	m->md = pcre2_match_data_create(m->maxgroups + 1, NULL);
+	m->mctx = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(m->mctx, 200000);
+	pcre2_set_depth_limit(m->mctx, 5000);
+	pcre2_set_heap_limit(m->mctx, 8192);	/* KiB */
+	m->jstack = pcre2_jit_stack_create(32 * 1024, 512 * 1024, NULL);
+	if (m->jstack != NULL)
+		pcre2_jit_stack_assign(m->mctx, NULL, m->jstack);
+}
+
 struct matcher *
 matcher_new(const struct rulebook *rb)
 {
@@ -502,23 +521,36 @@ matcher_new(const struct rulebook *rb)
 		}
 		m->nreq++;
 	}
-	m->reqseen = xmalloc(m->nreq + 1);
 	litscan_build(m->lits, NULL, 0);
 	m->always = xcalloc(rb->nsigs + 1, sizeof *m->always);
 	for (i = 0; i < rb->nsigs; i++)
 		if (!has[i] && rb->sigs[i]->re != NULL)
 			m->always[m->nalways++] = i;
 	free(has);
-	m->cand = xcalloc(rb->nsigs + 1, 1);
-	m->candlist = xcalloc(rb->nsigs + 1, sizeof *m->candlist);
-	m->md = pcre2_match_data_create(maxgroups + 1, NULL);
-	m->mctx = pcre2_match_context_create(NULL);
-	pcre2_set_match_limit(m->mctx, 200000);
-	pcre2_set_depth_limit(m->mctx, 5000);
-	pcre2_set_heap_limit(m->mctx, 8192);	/* KiB */
-	m->jstack = pcre2_jit_stack_create(32 * 1024, 512 * 1024, NULL);
-	if (m->jstack != NULL)
-		pcre2_jit_stack_assign(m->mctx, NULL, m->jstack);
+	m->maxgroups = maxgroups;
+	scratch_new(m);
+	return m;
+}
+
+struct matcher *
+matcher_clone(const struct matcher *base)
+{
+	struct matcher *m = xmalloc(sizeof *m);
+
+	memcpy(m, base, sizeof *m);
+	m->base = base;
+	m->blk = NULL;
+	m->blklen = m->blkpos = 0;
+	memset(&m->bgram, 0, sizeof m->bgram);
+	memset(&m->blit, 0, sizeof m->blit);
+	memset(&m->lgram, 0, sizeof m->lgram);
+	memset(&m->llit, 0, sizeof m->llit);
+	m->bgcur = m->blcur = 0;
+	m->had_cand = 0;
+	m->ncand = 0;
+	m->err_sig = NULL;
+	m->err_code = 0;
+	scratch_new(m);
 	return m;
 }
 
@@ -529,22 +561,23 @@ matcher_free(struct matcher *m)
 
 	if (m == NULL)
 		return;
-	for (i = 0; i < m->nfrags; i++) {
-		free(m->frags[i].s);
-		free(m->frags[i].orig);
-	}
-	free(m->frags);
-	litscan_free(m->lits);
-	free(m->reqof);
 	free(m->reqseen);
-	free(m->reqall);
 	free(m->bgram.v);
 	free(m->blit.v);
 	free(m->lgram.v);
 	free(m->llit.v);
-
-	free(m->grams);
-	free(m->always);
+	if (m->base == NULL) {	/* the tables are the original's */
+		for (i = 0; i < m->nfrags; i++) {
+			free(m->frags[i].s);
+			free(m->frags[i].orig);
+		}
+		free(m->frags);
+		litscan_free(m->lits);
+		free(m->reqof);
+		free(m->reqall);
+		free(m->grams);
+		free(m->always);
+	}
 	free(m->cand);
 	free(m->candlist);
 	pcre2_match_data_free(m->md);

@@ -27,6 +27,9 @@ typedef void (*match_fn)(void *arg, const struct signature *sig,
 
 struct matcher	*matcher_new(const struct rulebook *rb);
 void		 matcher_free(struct matcher *m);
+/* A matcher for another thread: it reads base's tables (base must be
+ * tuned already, and outlive it, unchanged) and has scratch of its own. */
+struct matcher	*matcher_clone(const struct matcher *base);
 /* Tune the prefilter to a sample of this run's logs: index each literal
  * by its rarest grams, look for each short literal by its rarest byte. The
  * results never change, only the speed. */

@@ -10,6 +10,8 @@
 #include "buf.h"
 #include "event.h"
 #include "run.h"
+#include "pass.h"
+#include "scan.h"
 #include "xmalloc.h"
 
 #define PROBE_SAMPLE	(1024 * 1024)	/* bytes of the run the prefilter tunes on */
@@ -37,173 +39,98 @@ pending_bound(struct run *r, struct source *src, const struct stamp *upper)
 	p->n = 0;
 }
 
-struct feedctx {
-	struct run	*r;
-	struct line	*ln;
-	struct source	*src;
-	int		 inplace;	/* ln->raw is the file's bytes at ln->offset */
-};
+/* --- applying what a scanner found (core/scan.h) ------------------------ */
 
 static void
-on_match(void *arg, const struct signature *sig, const char *subject,
-    const PCRE2_SIZE *ov)
+apply_line(struct run *r, struct source *src, const struct rec *rc)
 {
-	struct feedctx *fc = arg;
-	const struct line *ln = fc->ln;
-	const char *host = ln->host != NULL && ln->hostlen > 0 ? source_host(fc->src, ln->host,
-	    ln->hostlen < 63 ? ln->hostlen : 63) : NULL;
-	struct event *ev = event_new(sig, ln, fc->src->name,
-	    fc->inplace && fc->src->kind == SOURCE_LOG ? fc->src->path : NULL, host, subject, ov);
+	struct line ln;
 
-	fc->r->matches++;
-	if (fc->r->on_event != NULL)
-		fc->r->on_event(fc->r->on_event_arg, ev);
+	memset(&ln, 0, sizeof ln);
+	ln.rank = rc->rank;
+	ln.rawlen = rc->rawlen;
+	ln.host = rc->u.host;
+	ln.hostlen = rc->hostlen;
+	ln.pid = rc->pid;
+	ln.ts = rc->ts;
+	incident_add_line(r->incident, &ln);
+	if ((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & (STAMP_INHERITED | STAMP_REPORTED)) &&
+	    r->pending[src->id].n > 0)
+		pending_bound(r, src, &ln.ts);
+}
+
+static void
+apply_event(struct run *r, struct source *src, struct event *ev)
+{
+	r->matches++;
+	if (r->on_event != NULL)
+		r->on_event(r->on_event_arg, ev);
 	if (ev->ts.flags & STAMP_INHERITED) {
-		struct pending *p = &fc->r->pending[fc->src->id];
+		struct pending *p = &r->pending[src->id];
 
 		if (p->n == PENDING_MAX) {	/* the oldest stays unbounded */
 			memmove(p->v, p->v + 1, (PENDING_MAX - 1) * sizeof *p->v);
 			p->n--;
 		}
 		XGROW(p->v, p->cap, p->n + 1);
-		incident_add_event(fc->r->incident, ev);
-		p->v[p->n++] = incident_event_ref(fc->r->incident, ev);
+		incident_add_event(r->incident, ev);
+		p->v[p->n++] = incident_event_ref(r->incident, ev);
 	} else
-		incident_add_event(fc->r->incident, ev);
+		incident_add_event(r->incident, ev);
 }
 
-/* Hard-wrapped records: a terminal, a pager or an issue form cut a long
- * line at a fixed column ("...NumelOut=524290048, Timeo" then
- * "ut(ms)=600000) ran for ..."). A line whose prefilter found a signature's
- * words but whose regex did not match is kept; when the next line of the
- * file starts bare (no prefix, no header, not indented), the two are also
- * matched as one line, at the first one's place. */
-#define WRAP_MAX	4096
-#define WRAP_JOINS	4
-
-struct wrap {
-	char		*text;
-	size_t		 len, cap;
-	unsigned long	 lineno;
-	uint64_t	 offset;
-	int		 joins;
-};
-
-/* w->text = a + b, where a may be w->text itself. */
+/* Tell the incident, the notes and the pending list what batch b found,
+ * in its order; the events are the incident's from now on. */
 static void
-wrap_keep(struct wrap *w, const char *a, size_t alen, const char *b, size_t blen,
-    unsigned long lineno, uint64_t offset, int joins)
+apply_batch(struct run *r, struct batch *b)
 {
-	if (alen + blen > WRAP_MAX) {
-		w->len = 0;
-		return;
+	struct source *src = b->src;
+	size_t i, note = 0;
+
+	for (i = 0; i < b->n; i++) {
+		struct rec *rc = &b->v[i];
+
+		switch (rc->kind) {
+		case REC_LINE:
+			apply_line(r, src, rc);
+			break;
+		case REC_EVENT:
+			apply_event(r, src, rc->u.ev);
+			rc->u.ev = NULL;	/* the incident's now */
+			break;
+		case REC_GAVE_UP:
+			if (r->match_errors++ < 20)
+				notes_add(&r->notes, NOTE_WARN, src->name, rc->lineno, 0,
+				    "signature %s gave up on this line (PCRE2 error %d: match "
+				    "limit); the line was not matched against it",
+				    rc->u.sig->fullid, (int)rc->pid);
+			break;
+		case REC_NOTE:
+			if (note < b->notes.n) {
+				const struct note *n = &b->notes.v[note];
+
+				notes_add(&r->notes, n->level, n->file, n->line, n->col, "%s", n->text);
+			} else
+				r->notes.dropped++;
+			note++;
+			break;
+		}
 	}
-	if (alen + blen + 1 > w->cap) {
-		char *t = xmalloc(alen + blen + 1);
-
-		memcpy(t, a, alen);	/* before a (perhaps w->text) is freed */
-		free(w->text);
-		w->text = t;
-		w->cap = alen + blen + 1;
-	} else
-		memmove(w->text, a, alen);
-	memcpy(w->text + alen, b, blen);
-	w->len = alen + blen;
-	w->lineno = lineno;
-	w->offset = offset;
-	w->joins = joins;
-}
-
-static int
-is_bare(const struct line *ln, const char *text)
-{
-	return ln->msg == text && ln->msglen > 0 && text[0] != ' ' && text[0] != '\t' &&
-	    !(ln->ts.flags & STAMP_TIME && !(ln->ts.flags & STAMP_INHERITED)) &&
-	    (ln->rank_from == RANK_NONE || ln->rank_from == RANK_FILE ||
-	    ln->rank_from == RANK_INHERIT);
-}
-
-static void
-try_unwrap(struct run *r, struct source *src, const char *text, size_t len)
-{
-	struct wrap *w = &r->wraps[src->id];
-	struct linestate scratch = src->ls;
-	struct line jl;
-	struct feedctx fc = { r, &jl, src, 0 };	/* joined: not in the file */
-	int found, code;
-
-	wrap_keep(w, w->text, w->len, text, len, w->lineno, w->offset, w->joins + 1);
-	if (w->len == 0)
-		return;
-	line_parse(&scratch, w->text, w->len, &jl);
-	jl.lineno = w->lineno;
-	jl.offset = w->offset;
-	jl.flags |= LINE_GLUED;
-	found = matcher_match(r->matcher, w->text, w->len, jl.msg, jl.msglen, on_match, &fc);
-	(void)matcher_take_error(r->matcher, &code);
-	if (found > 0 || w->joins >= WRAP_JOINS || matcher_had_candidates(r->matcher) == 0)
-		w->len = 0;
-}
-
-static void
-on_line(void *arg, struct source *src, const char *text, size_t len,
-    uint64_t offset, unsigned long lineno, int truncated)
-{
-	struct run *r = arg;
-	struct line ln;
-	struct feedctx fc = { r, &ln, src, 0 };
-	struct wrap *w = &r->wraps[src->id];
-	const struct signature *bad;
-	int code, found, joined = 0;
-	size_t cand;
-
-	(void)truncated;
-	line_parse(&src->ls, text, len, &ln);
-	ln.lineno = lineno;
-	ln.offset = offset;
-	fc.inplace = ln.raw == text && !r->feeding;
-	incident_add_line(r->incident, &ln);
-	if ((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & (STAMP_INHERITED | STAMP_REPORTED)) &&
-	    r->pending[src->id].n > 0)
-		pending_bound(r, src, &ln.ts);
-	if (ln.msglen == 0) {
-		w->len = 0;
-		return;
-	}
-	found = matcher_match(r->matcher, text, len, ln.msg, ln.msglen, on_match, &fc);
-	cand = matcher_had_candidates(r->matcher);
-	if ((bad = matcher_take_error(r->matcher, &code)) != NULL) {
-		if (r->match_errors++ < 20)
-			notes_add(&r->notes, NOTE_WARN, src->name, lineno, 0,
-			    "signature %s gave up on this line (PCRE2 error %d: match limit); "
-			    "the line was not matched against it", bad->fullid, code);
-	}
-	/* a bare line that matched nothing may finish the line before */
-	if (w->len > 0 && found == 0 && is_bare(&ln, text)) {
-		try_unwrap(r, src, text, len);
-		joined = w->len > 0;
-	} else
-		w->len = 0;
-	if (!joined && found == 0 && cand > 0)
-		wrap_keep(w, text, len, "", 0, lineno, offset, 0);
-}
-
-static void
-on_chunk(void *arg, struct source *src, const char *p, size_t n)
-{
-	struct run *r = arg;
-
-	(void)src;
-	matcher_scan(r->matcher, p, n);
+	if (b->bytes > 0)
+		r->bytes += (uint64_t)b->bytes;
 }
 
 void
 run_feed_line(struct run *r, struct source *src, const char *text, size_t len)
 {
-	src->lineno++;
-	r->feeding = 1;
-	on_line(r, src, text, len, 0, src->lineno, 0);
-	r->feeding = 0;
+	struct scanner sc;
+	struct batch *b = batch_new();
+
+	scanner_init(&sc, r->matcher);
+	scanner_feed(&sc, src, text, len, b);
+	apply_batch(r, b);
+	batch_free(b);
+	scanner_release(&sc);
 }
 
 /* A dated line in buf[0..n): its stamp is the year anchor. */
@@ -309,6 +236,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 		r->paths[i] = xstrdup(paths[i]);
 	r->npaths = npaths;
 	r->all_attempts = opt ? opt->all_attempts : 0;
+	r->jobs = opt != NULL && opt->jobs > 0 ? opt->jobs : pass_default_jobs();
 	discover(paths, npaths, opt ? opt->all_attempts : 0, &fl, &r->notes);
 	r->layout = fl.layout;
 	for (i = 0; i < fl.n; i++) {
@@ -318,7 +246,6 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 
 		XGROW(r->sources, r->capsources, r->nsources + 1);
 		s->id = r->nsources;
-		s->chunk_fn = on_chunk;
 		r->sources[r->nsources++] = s;
 		if (probe_anchor(s, r->buf, &a, &sample)) {
 			s->ls.anchor = a;
@@ -337,7 +264,6 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	r->anchor_dated = have_run_anchor;
 	foundlist_release(&fl);
 	r->pending = xcalloc(r->nsources + 1, sizeof *r->pending);
-	r->wraps = xcalloc(r->nsources + 1, sizeof *r->wraps);
 	if (opt != NULL && opt->matcher != NULL)
 		r->matcher = opt->matcher;
 	else {
@@ -363,15 +289,15 @@ run_free(struct run *r)
 
 	if (r == NULL)
 		return;
-	for (i = 0; i < r->nsources; i++)
+	pass_end(r->pass);	/* a pass left unfinished */
+	for (i = 0; i < r->nsources; i++) {
+		scan_source_release(r->sources[i]);
 		source_free(r->sources[i]);
+	}
 	free(r->sources);
 	for (i = 0; r->pending != NULL && i < r->nsources; i++)
 		free(r->pending[i].v);
 	free(r->pending);
-	for (i = 0; r->wraps != NULL && i < r->nsources; i++)
-		free(r->wraps[i].text);
-	free(r->wraps);
 	if (r->own_matcher)
 		matcher_free(r->matcher);
 	else if (r->matcher != NULL)
@@ -390,8 +316,6 @@ run_free(struct run *r)
 static void
 source_done(struct run *r, struct source *s, int final)
 {
-	if (final)
-		source_flush(s, on_line, r);
 	if (final && s->ls.group_ranked > 0 && !s->noted_group) {
 		s->noted_group = 1;
 		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
@@ -408,11 +332,6 @@ source_done(struct run *r, struct source *s, int final)
 
 		free(p->v);
 		memset(p, 0, sizeof *p);
-	}
-	/* what a next line might continue: nothing when it has no text */
-	if (r->wraps[s->id].len == 0 || final) {
-		free(r->wraps[s->id].text);
-		memset(&r->wraps[s->id], 0, sizeof *r->wraps);
 	}
 }
 
@@ -440,28 +359,31 @@ int
 run_scan_step(struct run *r, uint64_t budget, int final)
 {
 	uint64_t used = 0;
-	long long n;
-	int more;
+	struct batch *b;
+	size_t i;
 
-	while (r->cursor < r->nsources) {
-		struct source *s = r->sources[r->cursor];
+	if (r->pass == NULL) {
+		for (i = 0; i < r->nsources; i++) {
+			struct source *s = r->sources[i];
 
-		if (!s->ls.anchor_dated && s->offset == 0)
-			late_anchor(r, s);
-		n = source_read_some(s, r->buf, &r->notes, budget ? budget - used : 0,
-		    &more, on_line, r);
-		matcher_scan(r->matcher, NULL, 0);	/* r->buf will change */
-		if (n > 0) {
-			used += (uint64_t)n;
-			r->bytes += (uint64_t)n;
+			if (!s->ls.anchor_dated && s->offset == 0)
+				late_anchor(r, s);
 		}
-		if (more)
-			return 1;
-		source_done(r, s, final);
-		r->cursor++;
-		if (budget != 0 && used >= budget)
-			return r->cursor < r->nsources;
+		r->pass = pass_start(r->sources, r->nsources, final, r->jobs, r->matcher);
 	}
+	while ((b = pass_next(r->pass)) != NULL) {
+		apply_batch(r, b);
+		if (b->bytes > 0)
+			used += (uint64_t)b->bytes;
+		if (b->last)
+			source_done(r, b->src, final);
+		pass_recycle(r->pass, b);
+		r->cursor = pass_at(r->pass);
+		if (budget != 0 && used >= budget)
+			return 1;
+	}
+	pass_end(r->pass);
+	r->pass = NULL;
 	r->cursor = 0;
 	return 0;
 }
@@ -471,7 +393,6 @@ run_scan(struct run *r, int final)
 {
 	uint64_t before = r->bytes;
 
-	r->cursor = 0;
 	while (run_scan_step(r, 0, final))
 		;
 	/* the first 20 were named with their lines; say how many in all */
@@ -542,15 +463,12 @@ run_rediscover(struct run *r)
 		if (f->kind == SOURCE_STDIN || bsearch(&f->path, have, n, sizeof *have, path_cmp))
 			continue;
 		s = source_new(f->path, f->name, f->kind, f->rank, f->node, f->nproc);
-		s->chunk_fn = on_chunk;
 		already_read(r, s);
 		XGROW(r->sources, r->capsources, r->nsources + 1);
 		s->id = r->nsources;
 		r->sources[r->nsources++] = s;
 		r->pending = xrealloc(r->pending, (r->nsources + 1) * sizeof *r->pending);
 		memset(&r->pending[s->id], 0, sizeof *r->pending);
-		r->wraps = xrealloc(r->wraps, (r->nsources + 1) * sizeof *r->wraps);
-		memset(&r->wraps[s->id], 0, sizeof *r->wraps);
 		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0, "appeared; reading it");
 		added++;
 	}

@@ -30,7 +30,6 @@ struct run {
 	struct source	**sources;
 	size_t		  nsources, capsources;
 	struct pending	 *pending;	/* per source: events waiting for an upper time bound */
-	struct wrap	 *wraps;	/* per source: a line that may continue on the next */
 	const char	 *layout;
 	struct incident	 *incident;
 	struct notes	  notes;
@@ -42,7 +41,8 @@ struct run {
 	unsigned long	  matches;
 	unsigned long	  match_errors;
 	unsigned long	  match_errors_told;	/* the count last said in a note */
-	int		  feeding;	/* run_feed_line: the line is in no file */
+	int		  jobs;		/* threads reading files */
+	struct pass	 *pass;		/* the pass over the files under way, NULL */
 };
 
 struct run_options {
@@ -50,6 +50,9 @@ struct run_options {
 	/* a matcher over the same rulebook to use, already tuned, which the
 	 * run borrows (NULL: the run builds and tunes its own) */
 	struct matcher	*matcher;
+	/* threads to read files with (0: pass_default_jobs); the report is
+	 * the same for any number */
+	int		 jobs;
 };
 
 /* Discover the files under paths. Returns NULL with *why set when nothing

@@ -14,6 +14,8 @@
 #include "line.h"
 #include "notes.h"
 
+struct wrap;
+
 #define SOURCE_LINE_MAX	(64 * 1024)	/* longer lines are matched on their head */
 #define SOURCE_CHUNK	(64 * 1024)
 #define SOURCE_HEAD	64	/* first bytes compared to notice a rewrite */
@@ -58,6 +60,7 @@ struct source {
 					 * truncated and rewritten file shows other ones */
 	size_t		 headlen;
 	size_t		 id;		/* the owner's index for this source */
+	struct wrap	*wrap;		/* the scanner's kept half-record (core/scan.c) */
 	char		**hosts;	/* host names its lines gave, for their events */
 	size_t		  nhosts;
 	/* when set, called with each chunk read into buf before its lines

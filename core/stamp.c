@@ -63,9 +63,9 @@ int
 stamp_from_civil(const struct civil *c, struct stamp *out)
 {
 	/* Consecutive lines are mostly of the same day: its checks and its
-	 * day number (divisions, slow) are done once. */
-	static int ly, lm, ld;
-	static int64_t ldays;
+	 * day number (divisions, slow) are done once per thread. */
+	static _Thread_local int ly, lm, ld;
+	static _Thread_local int64_t ldays;
 
 	if (c->hour > 23 || c->min > 59 || c->sec > 60 || c->hour < 0 ||
 	    c->min < 0 || c->sec < 0)
@@ -242,9 +242,10 @@ parse_date(const char *p, size_t n, struct civil *c)
 size_t
 stamp_parse_iso(const char *p, size_t n, struct civil *c)
 {
-	/* Lines of the same second repeat the first 19 bytes: read once. */
-	static char last[19];
-	static struct civil lastc;
+	/* Lines of the same second repeat the first 19 bytes: read once (per
+	 * thread). */
+	static _Thread_local char last[19];
+	static _Thread_local struct civil lastc;
 	size_t i, t;
 
 	if (n >= 19 && lastc.year != 0 && memcmp(p, last, 19) == 0) {

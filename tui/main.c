@@ -66,6 +66,8 @@ usage(FILE *fp)
 	    "  -R, --rules DIR         also load encyclopedia entries from DIR\n"
 	    "      --theme NAME        console colours: dark, light, high-contrast, mono, or yours\n"
 	    "      --all-attempts      read every torchrun attempt_N, not only the last\n"
+	    "  -j, --jobs N            read files on N threads (default: the CPUs this\n"
+	    "                          process may use); the answer is the same for any N\n"
 	    "  -w, --watch             follow the run: print the verdict so far, then new\n"
 	    "                          failures and verdict changes until stopped\n"
 	    "                          (--format jsonl: one JSON object per line)\n"
@@ -614,6 +616,7 @@ main(int argc, char **argv)
 		{ "watch", no_argument, NULL, 'W' },
 		{ "demo", optional_argument, NULL, 'D' },
 		{ "poll", optional_argument, NULL, 'O' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -633,7 +636,7 @@ main(int argc, char **argv)
 	struct buf out = BUF_INIT;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "rf:R:hVw", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "rf:R:hVwj:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			mode = MODE_REPORT;
@@ -691,6 +694,19 @@ main(int argc, char **argv)
 			mode = MODE_DEMO;
 			demo = optarg ? optarg : "oom-collateral";
 			break;
+		case 'j': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+
+			if (end == optarg || *end != '\0' || n < 1 || n > 1024) {
+				fprintf(stderr, "rankwatch: --jobs takes a number of threads from 1 "
+				    "to 1024, not '%s'\nTry 'rankwatch --help'.\n", optarg);
+				free(rules);
+				return 2;
+			}
+			ro.jobs = (int)n;
+			break;
+		}
 		case 'O':
 			poll_ms = optarg ? atoi(optarg) : WATCH_POLL_MS;
 			if (poll_ms <= 0) {

@@ -14,7 +14,7 @@ set -eu
 : "${top_builddir:=$top_srcdir}"
 : "${FUZZ_CC:=clang}"
 : "${FUZZ_CFLAGS:=}"
-: "${LIBS:=-lm}"
+: "${LIBS:=-lm -lpthread}"
 : "${PCRE2_CFLAGS=$(pkg-config --cflags libpcre2-8 2>/dev/null || :)}"
 : "${PCRE2_LIBS=$(pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)}"
 : "${YAML_CFLAGS=$(pkg-config --cflags yaml-0.1 2>/dev/null || :)}"

@@ -1,0 +1,321 @@
+/* scan.c: read a source into a batch of records (see scan.h): split its
+ * bytes into lines, parse them, match them, make the events, and join
+ * hard-wrapped records. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan.h"
+#include "xmalloc.h"
+
+struct batch *
+batch_new(void)
+{
+	struct batch *b = xcalloc(1, sizeof *b);
+
+	notes_init(&b->notes);
+	return b;
+}
+
+void
+batch_clear(struct batch *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->v[i].kind == REC_EVENT && b->v[i].u.ev != NULL)
+			event_free(b->v[i].u.ev);	/* not applied */
+	b->n = 0;
+	notes_release(&b->notes);
+	notes_init(&b->notes);
+	b->noted = 0;
+	b->bytes = 0;
+	b->more = b->last = 0;
+	b->src = NULL;
+	b->next = NULL;
+}
+
+void
+batch_free(struct batch *b)
+{
+	if (b == NULL)
+		return;
+	batch_clear(b);
+	notes_release(&b->notes);
+	free(b->v);
+	free(b);
+}
+
+static struct rec *
+rec_add(struct batch *b, enum rec_kind kind)
+{
+	struct rec *r;
+
+	/* the notes made since the last record go before it */
+	while (b->noted < b->notes.n + b->notes.dropped && kind != REC_NOTE) {
+		b->noted++;
+		rec_add(b, REC_NOTE);
+	}
+	XGROW(b->v, b->cap, b->n + 1);
+	r = &b->v[b->n++];
+	r->kind = (uint8_t)kind;
+	return r;
+}
+
+/* --- matches ------------------------------------------------------------ */
+
+struct feedctx {
+	struct scanner	*sc;
+	const struct line *ln;
+	struct source	*src;
+	int		 inplace;	/* ln->raw is the file's bytes at ln->offset */
+};
+
+static void
+on_match(void *arg, const struct signature *sig, const char *subject,
+    const PCRE2_SIZE *ov)
+{
+	struct feedctx *fc = arg;
+	const struct line *ln = fc->ln;
+	const char *host = ln->host != NULL && ln->hostlen > 0 ? source_host(fc->src, ln->host,
+	    ln->hostlen < 63 ? ln->hostlen : 63) : NULL;
+	struct event *ev = event_new(sig, ln, fc->src->name,
+	    fc->inplace && fc->src->kind == SOURCE_LOG ? fc->src->path : NULL, host, subject, ov);
+
+	rec_add(fc->sc->b, REC_EVENT)->u.ev = ev;
+}
+
+static void
+gave_up(struct scanner *sc, unsigned long lineno)
+{
+	int code;
+	const struct signature *bad = matcher_take_error(sc->matcher, &code);
+	struct rec *r;
+
+	if (bad == NULL)
+		return;
+	r = rec_add(sc->b, REC_GAVE_UP);
+	r->u.sig = bad;
+	r->pid = code;
+	r->lineno = lineno;
+}
+
+/* --- hard-wrapped records ---------------------------------------------- */
+
+/* A terminal, a pager or an issue form cut a long line at a fixed column
+ * ("...NumelOut=524290048, Timeo" then "ut(ms)=600000) ran for ..."). A
+ * line whose prefilter found a signature's words but whose regex did not
+ * match is kept; when the next line of the file starts bare (no prefix,
+ * no header, not indented), the two are also matched as one line, at the
+ * first one's place. */
+#define WRAP_MAX	4096
+#define WRAP_JOINS	4
+
+struct wrap {
+	char		*text;
+	size_t		 len, cap;
+	unsigned long	 lineno;
+	uint64_t	 offset;
+	int		 joins;
+};
+
+static struct wrap *
+wrap_of(struct source *src)
+{
+	if (src->wrap == NULL)
+		src->wrap = xcalloc(1, sizeof *src->wrap);
+	return src->wrap;
+}
+
+void
+scan_source_release(struct source *src)
+{
+	if (src->wrap != NULL)
+		free(src->wrap->text);
+	free(src->wrap);
+	src->wrap = NULL;
+}
+
+/* w->text = a + b, where a may be w->text itself. */
+static void
+wrap_keep(struct wrap *w, const char *a, size_t alen, const char *b, size_t blen,
+    unsigned long lineno, uint64_t offset, int joins)
+{
+	if (alen + blen > WRAP_MAX) {
+		w->len = 0;
+		return;
+	}
+	if (alen + blen + 1 > w->cap) {
+		char *t = xmalloc(alen + blen + 1);
+
+		memcpy(t, a, alen);	/* before a (perhaps w->text) is freed */
+		free(w->text);
+		w->text = t;
+		w->cap = alen + blen + 1;
+	} else
+		memmove(w->text, a, alen);
+	memcpy(w->text + alen, b, blen);
+	w->text[alen + blen] = '\0';
+	w->len = alen + blen;
+	w->lineno = lineno;
+	w->offset = offset;
+	w->joins = joins;
+}
+
+static int
+is_bare(const struct line *ln, const char *text)
+{
+	return ln->msg == text && ln->msglen > 0 && text[0] != ' ' && text[0] != '\t' &&
+	    !(ln->ts.flags & STAMP_TIME && !(ln->ts.flags & STAMP_INHERITED)) &&
+	    (ln->rank_from == RANK_NONE || ln->rank_from == RANK_FILE ||
+	    ln->rank_from == RANK_INHERIT);
+}
+
+static void
+try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len)
+{
+	struct wrap *w = src->wrap;
+	struct linestate scratch = src->ls;
+	struct line jl;
+	struct feedctx fc = { sc, &jl, src, 0 };	/* joined: not in the file as read */
+	int found, code;
+
+	wrap_keep(w, w->text, w->len, text, len, w->lineno, w->offset, w->joins + 1);
+	if (w->len == 0)
+		return;
+	line_parse(&scratch, w->text, w->len, &jl);
+	jl.lineno = w->lineno;
+	jl.offset = w->offset;
+	jl.flags |= LINE_GLUED;
+	found = matcher_match(sc->matcher, w->text, w->len, jl.msg, jl.msglen, on_match, &fc);
+	(void)matcher_take_error(sc->matcher, &code);	/* a joined line's: not said */
+	if (found > 0 || w->joins >= WRAP_JOINS || matcher_had_candidates(sc->matcher) == 0)
+		w->len = 0;
+}
+
+/* --- lines -------------------------------------------------------------- */
+
+static void
+scan_line(struct scanner *sc, struct source *src, const char *text, size_t len,
+    uint64_t offset, unsigned long lineno, int inplace)
+{
+	struct line ln;
+	struct feedctx fc = { sc, &ln, src, 0 };
+	struct rec *r;
+	int found, joined = 0;
+	size_t cand;
+
+	line_parse(&src->ls, text, len, &ln);
+	ln.lineno = lineno;
+	ln.offset = offset;
+	fc.inplace = inplace && ln.raw == text;
+	r = rec_add(sc->b, REC_LINE);
+	r->rank = ln.rank;
+	r->pid = (int32_t)ln.pid;
+	r->rawlen = (uint32_t)ln.rawlen;
+	r->ts = ln.ts;
+	r->u.host = NULL;
+	r->hostlen = 0;
+	if (ln.host != NULL && ln.hostlen > 0 && ln.hostlen < 64) {
+		r->u.host = source_host(src, ln.host, ln.hostlen);
+		r->hostlen = (uint8_t)ln.hostlen;
+	}
+	if (ln.msglen == 0) {
+		if (src->wrap != NULL)
+			src->wrap->len = 0;
+		return;
+	}
+	found = matcher_match(sc->matcher, text, len, ln.msg, ln.msglen, on_match, &fc);
+	cand = matcher_had_candidates(sc->matcher);
+	gave_up(sc, lineno);
+	/* a bare line that matched nothing may finish the line before */
+	if (src->wrap != NULL && src->wrap->len > 0 && found == 0 && is_bare(&ln, text)) {
+		try_unwrap(sc, src, text, len);
+		joined = src->wrap->len > 0;
+	} else if (src->wrap != NULL)
+		src->wrap->len = 0;
+	if (!joined && found == 0 && cand > 0)
+		wrap_keep(wrap_of(src), text, len, "", 0, lineno, offset, 0);
+}
+
+static void
+on_line(void *arg, struct source *src, const char *text, size_t len,
+    uint64_t offset, unsigned long lineno, int truncated)
+{
+	(void)truncated;
+	scan_line(arg, src, text, len, offset, lineno, 1);
+}
+
+static void
+on_chunk(void *arg, struct source *src, const char *p, size_t n)
+{
+	struct scanner *sc = arg;
+
+	(void)src;
+	matcher_scan(sc->matcher, p, n);
+}
+
+void
+scanner_init(struct scanner *sc, struct matcher *m)
+{
+	sc->matcher = m;
+	sc->buf = xmalloc(SOURCE_CHUNK + 1);
+	sc->b = NULL;
+}
+
+void
+scanner_release(struct scanner *sc)
+{
+	free(sc->buf);
+	sc->buf = NULL;
+}
+
+static void
+batch_end(struct batch *b)
+{
+	while (b->noted < b->notes.n + b->notes.dropped) {
+		b->noted++;
+		XGROW(b->v, b->cap, b->n + 1);
+		b->v[b->n++].kind = REC_NOTE;
+	}
+}
+
+void
+scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
+    struct batch *b)
+{
+	int more = 0;
+
+	batch_clear(b);
+	b->src = src;
+	sc->b = b;
+	src->chunk_fn = on_chunk;
+	b->bytes = source_read_some(src, sc->buf, &b->notes, budget, &more, on_line, sc);
+	matcher_scan(sc->matcher, NULL, 0);	/* sc->buf will change */
+	b->more = more;
+	b->last = !more;
+	if (!more) {
+		if (final)
+			source_flush(src, on_line, sc);
+		/* what a next line might continue: nothing when it has no
+		 * text, or when none will follow */
+		if (src->wrap != NULL && (src->wrap->len == 0 || final))
+			scan_source_release(src);
+	}
+	batch_end(b);
+	sc->b = NULL;
+}
+
+void
+scanner_feed(struct scanner *sc, struct source *src, const char *text, size_t len,
+    struct batch *b)
+{
+	batch_clear(b);
+	b->src = src;
+	sc->b = b;
+	src->lineno++;
+	scan_line(sc, src, text, len, 0, src->lineno, 0);
+	batch_end(b);
+	sc->b = NULL;
+}

@@ -1,0 +1,84 @@
+/* scan.h: the reading stage of a run, internal to core/run.c. A scanner
+ * reads one source at a time (bytes -> lines -> matches -> events) and
+ * writes what the incident must be told as records into a batch, in the
+ * order it found them: a line's activity, an event, a signature that gave
+ * up on a line, a note. It never touches the incident, the run's notes or
+ * another source, so scanners on several threads can read several files
+ * at once; the run applies the batches of each file in file order
+ * (run.c), and so the incident sees the same sequence for any number of
+ * threads, and for any way the bytes were cut into batches. */
+#ifndef RW_SCAN_H
+#define RW_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "line.h"
+#include "matcher.h"
+#include "notes.h"
+#include "source.h"
+
+enum rec_kind {
+	REC_LINE,	/* a line: its rank, length, host, pid and time */
+	REC_EVENT,	/* a matched line's event (the batch owns it until applied) */
+	REC_GAVE_UP,	/* a signature hit its match limit on a line */
+	REC_NOTE,	/* the batch's next note goes here */
+};
+
+struct rec {
+	uint8_t		 kind;
+	uint8_t		 hostlen;
+	int32_t		 rank;		/* LINE */
+	int32_t		 pid;		/* LINE; GAVE_UP: the PCRE2 error */
+	uint32_t	 rawlen;	/* LINE */
+	unsigned long	 lineno;	/* GAVE_UP */
+	union {
+		const char		*host;	/* LINE: the source's copy, or NULL */
+		struct event		*ev;	/* EVENT */
+		const struct signature	*sig;	/* GAVE_UP */
+	} u;
+	struct stamp	 ts;		/* LINE */
+};
+
+/* What one read of one source found. */
+struct batch {
+	struct source	*src;
+	struct rec	*v;
+	size_t		 n, cap;
+	struct notes	 notes;		/* taken in order by REC_NOTE */
+	size_t		 noted;		/* notes already given a REC_NOTE */
+	long long	 bytes;		/* source_read_some's answer */
+	int		 more;		/* the source has more to read now */
+	int		 last;		/* the source's last batch of this pass */
+	struct batch	*next;		/* in a queue */
+};
+
+/* One reader of sources: a matcher of its own (or the run's) and a
+ * chunk of scratch. */
+struct scanner {
+	struct matcher	*matcher;
+	char		*buf;		/* SOURCE_CHUNK */
+	struct batch	*b;		/* being filled */
+};
+
+void	 scanner_init(struct scanner *sc, struct matcher *m);
+void	 scanner_release(struct scanner *sc);
+/* Read about budget bytes (0: all there is) of src into b (emptied
+ * first); final: at the end of what there is, take the last line even
+ * without its newline. Sets b->bytes, b->more, b->last. */
+void	 scanner_read(struct scanner *sc, struct source *src, uint64_t budget,
+	    int final, struct batch *b);
+/* One line as if read from src (run_feed_line), into b. */
+void	 scanner_feed(struct scanner *sc, struct source *src, const char *text,
+	    size_t len, struct batch *b);
+
+struct batch *batch_new(void);
+/* Empty b, freeing the events it still owns. */
+void	 batch_clear(struct batch *b);
+void	 batch_free(struct batch *b);
+
+/* Per source: the half of a hard-wrapped record kept for the next line. */
+void	 scan_source_release(struct source *src);
+
+#endif
