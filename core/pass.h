@@ -24,7 +24,7 @@
 #include "source.h"
 
 #define PASS_BATCH	(256 * 1024)
-#define PASS_AHEAD	4
+#define PASS_AHEAD	32
 
 struct pass;
 
