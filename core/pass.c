@@ -40,7 +40,58 @@ struct pass {
 	size_t		  max_ahead;
 	struct batch	 *free;		/* given back */
 	int		  stop;
+	/* head anchors, in file order: files [0, heads) have had their first
+	 * bytes read (or none to read); the latest of their anchors */
+	unsigned char	 *headdone;
+	size_t		  heads;
+	int64_t		  head_max;
+	int		  head_dated;
+	pthread_cond_t	  headcv;	/* heads moved */
 };
+
+/* Fold the head anchors of files decided in order into head_max. */
+static void
+heads_advance(struct pass *p)
+{
+	while (p->heads < p->n && (p->headdone == NULL || p->headdone[p->heads])) {
+		const struct source *s = p->v[p->heads++];
+
+		if (s->head_dated && (!p->head_dated || s->head_anchor > p->head_max)) {
+			p->head_max = s->head_anchor;
+			p->head_dated = 1;
+		}
+	}
+}
+
+/* scanner's anchor_before: the latest head anchor of the files before
+ * src, in file order, for the same answer on any number of threads. */
+static int
+anchor_before(void *arg, const struct source *src, int64_t *a)
+{
+	struct pass *p = arg;
+	size_t i = src->id;
+	int dated;
+
+	if (p->nw == 0) {	/* on one thread: the files before are read */
+		for (; p->heads < i && p->heads < p->n; p->heads++) {
+			const struct source *s = p->v[p->heads];
+
+			if (s->head_dated && (!p->head_dated || s->head_anchor > p->head_max)) {
+				p->head_max = s->head_anchor;
+				p->head_dated = 1;
+			}
+		}
+		*a = p->head_max;
+		return p->head_dated;
+	}
+	pthread_mutex_lock(&p->mu);
+	while (!p->stop && p->heads < i)
+		pthread_cond_wait(&p->headcv, &p->mu);
+	*a = p->head_max;
+	dated = p->head_dated;
+	pthread_mutex_unlock(&p->mu);
+	return dated;
+}
 
 static struct batch *
 take_free(struct pass *p)
@@ -80,6 +131,11 @@ work(void *arg)
 			scanner_read(&w->sc, p->v[i], PASS_BATCH, p->final, b);
 			last = b->last;
 			pthread_mutex_lock(&p->mu);
+			if (!p->headdone[i]) {
+				p->headdone[i] = 1;
+				heads_advance(p);
+				pthread_cond_broadcast(&p->headcv);
+			}
 			if (p->tail[i] != NULL)
 				p->tail[i]->next = b;
 			else
@@ -94,7 +150,8 @@ work(void *arg)
 }
 
 struct pass *
-pass_start(struct source *const *v, size_t n, int final, int jobs, struct matcher *m)
+pass_start(struct source *const *v, size_t n, int final, int jobs, struct matcher *m,
+    const int64_t *anchor)
 {
 	struct pass *p = xcalloc(1, sizeof *p);
 	int i;
@@ -108,12 +165,16 @@ pass_start(struct source *const *v, size_t n, int final, int jobs, struct matche
 	if (jobs > (int)n)
 		jobs = (int)n;
 	if (jobs <= 1) {
-		scanner_init(&p->sc, m);
+		scanner_init(&p->sc, m, anchor);
+		p->sc.anchor_before = anchor_before;
+		p->sc.anchor_arg = p;
 		return p;
 	}
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->ready, NULL);
 	pthread_cond_init(&p->room, NULL);
+	pthread_cond_init(&p->headcv, NULL);
+	p->headdone = xcalloc(n, 1);
 	p->head = xcalloc(n, sizeof *p->head);
 	p->tail = xcalloc(n, sizeof *p->tail);
 	p->max_ahead = (size_t)jobs * PASS_AHEAD;
@@ -122,7 +183,9 @@ pass_start(struct source *const *v, size_t n, int final, int jobs, struct matche
 		struct worker *w = &p->w[i];
 
 		w->p = p;
-		scanner_init(&w->sc, matcher_clone(m));
+		scanner_init(&w->sc, matcher_clone(m), anchor);
+		w->sc.anchor_before = anchor_before;
+		w->sc.anchor_arg = p;
 		if (pthread_create(&w->th, NULL, work, w) != 0) {
 			matcher_free(w->sc.matcher);
 			scanner_release(&w->sc);
@@ -134,7 +197,9 @@ pass_start(struct source *const *v, size_t n, int final, int jobs, struct matche
 	if (p->nw == 0) {	/* no thread to be had: read on this one */
 		free(p->w);
 		p->w = NULL;
-		scanner_init(&p->sc, m);
+		scanner_init(&p->sc, m, anchor);
+		p->sc.anchor_before = anchor_before;
+		p->sc.anchor_arg = p;
 	}
 	return p;
 }
@@ -215,6 +280,7 @@ pass_end(struct pass *p)
 		pthread_mutex_lock(&p->mu);
 		p->stop = 1;
 		pthread_cond_broadcast(&p->room);
+		pthread_cond_broadcast(&p->headcv);
 		pthread_mutex_unlock(&p->mu);
 		for (k = 0; k < p->nw; k++) {
 			pthread_join(p->w[k].th, NULL);
@@ -232,7 +298,9 @@ pass_end(struct pass *p)
 		}
 		pthread_cond_destroy(&p->ready);
 		pthread_cond_destroy(&p->room);
+		pthread_cond_destroy(&p->headcv);
 		pthread_mutex_destroy(&p->mu);
+		free(p->headdone);
 		free(p->head);
 		free(p->tail);
 		free(p->w);

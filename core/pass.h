@@ -18,6 +18,7 @@
 #define RW_PASS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "matcher.h"
 #include "scan.h"
@@ -29,9 +30,11 @@
 struct pass;
 
 /* A pass over v[0..n) (the array is copied; the sources must outlive the
- * pass) with up to jobs threads (1: on the caller's thread, as it asks). */
+ * pass) with up to jobs threads (1: on the caller's thread, as it asks).
+ * anchor: the run's year anchor, for files with none of their own (NULL:
+ * the run has none). */
 struct pass	*pass_start(struct source *const *v, size_t n, int final, int jobs,
-		    struct matcher *m);
+		    struct matcher *m, const int64_t *anchor);
 /* The next batch in file order, waiting until it is read; NULL when the
  * pass is done. Give it back with pass_recycle once applied. */
 struct batch	*pass_next(struct pass *p);

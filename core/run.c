@@ -126,60 +126,43 @@ run_feed_line(struct run *r, struct source *src, const char *text, size_t len)
 	struct scanner sc;
 	struct batch *b = batch_new();
 
-	scanner_init(&sc, r->matcher);
+	scanner_init(&sc, r->matcher, r->anchor_dated ? &r->anchor : NULL);
 	scanner_feed(&sc, src, text, len, b);
 	apply_batch(r, b);
 	batch_free(b);
 	scanner_release(&sc);
 }
 
-/* A dated line in buf[0..n): its stamp is the year anchor. */
-static int
-find_anchor(const char *buf, size_t n, int64_t *anchor)
-{
-	struct linestate ls;
-	struct line ln;
-	const char *p, *end, *nl;
-
-	linestate_init(&ls, -1, -1, 0);
-	for (p = buf, end = buf + n; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			break;
-		line_parse(&ls, p, (size_t)(nl - p), &ln);
-		if (ls.anchor_dated) {
-			*anchor = ls.anchor;
-			return 1;
-		}
-	}
-	return 0;
-}
-
 /* The year of year-less lines: take it from a dated line of the same file
- * (in its first 4 KiB, or else 16 KiB), or else of any file of the run,
- * before falling back on mtime. A little of each file goes to sample, for
- * matcher_tune, unless sample is NULL. */
+ * (in its first 4 KiB, or else 16 KiB), or else of the run, before falling
+ * back on mtime. The run's is the latest such line of its first
+ * PROBE_FILES files, read here with a little of each for matcher_tune;
+ * every other file's own is found in its first chunk as it is read
+ * (core/scan.c), so that each file is opened once. */
+#define PROBE_FILES	64
+
 static int
 probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
 {
 	int fd, found;
-	ssize_t n, more;
+	ssize_t n, more = 0;
 
 	if (src->kind != SOURCE_LOG)
 		return 0;
 	if ((fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
 		return 0;
 	n = read(fd, buf, 4096);
-	if (n <= 0) {
-		close(fd);
-		return 0;
-	}
-	/* a little of every file, for matcher_tune */
-	if (sample != NULL && sample->len < PROBE_SAMPLE)
-		buf_add(sample, buf, (size_t)n);
-	if ((found = find_anchor(buf, (size_t)n, anchor)) == 0 && n == 4096 &&
-	    (more = read(fd, buf + n, 16384 - 4096)) > 0)
-		found = find_anchor(buf, (size_t)(n + more), anchor);
+	if (n == 4096 && (more = read(fd, buf + n, 16384 - 4096)) < 0)
+		more = 0;
 	close(fd);
+	if (n <= 0)
+		return 0;
+	if (sample != NULL && sample->len < PROBE_SAMPLE)
+		buf_add(sample, buf, (size_t)(n + more));
+	found = scan_head_anchor(buf, (size_t)(n + more), anchor);
+	src->anchor_tried = 1;
+	src->head_dated = found;
+	src->head_anchor = found ? *anchor : 0;
 	return found;
 }
 
@@ -247,7 +230,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 		XGROW(r->sources, r->capsources, r->nsources + 1);
 		s->id = r->nsources;
 		r->sources[r->nsources++] = s;
-		if (probe_anchor(s, r->buf, &a, &sample)) {
+		if (i < PROBE_FILES && probe_anchor(s, r->buf, &a, &sample)) {
 			s->ls.anchor = a;
 			s->ls.anchor_dated = 1;
 			if (!have_run_anchor || a > run_anchor)
@@ -255,7 +238,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 			have_run_anchor = 1;
 		}
 	}
-	for (i = 0; i < r->nsources; i++)
+	for (i = 0; i < r->nsources && i < PROBE_FILES; i++)
 		if (!r->sources[i]->ls.anchor_dated && have_run_anchor) {
 			r->sources[i]->ls.anchor = run_anchor;
 			r->sources[i]->ls.anchor_dated = 1;
@@ -335,46 +318,23 @@ source_done(struct run *r, struct source *s, int final)
 	}
 }
 
-/* A file that was empty when the run was opened (a live run) gets its
- * year anchor as the files read at the start did: from its own first
- * lines when they are dated, else from the run's. */
-static void
-late_anchor(struct run *r, struct source *s)
-{
-	int64_t a;
-
-	if (probe_anchor(s, r->buf, &a, NULL)) {	/* the matcher is tuned already */
-		s->ls.anchor = a;
-		s->ls.anchor_dated = 1;
-		if (!r->anchor_dated || a > r->anchor)
-			r->anchor = a;
-		r->anchor_dated = 1;
-	} else if (r->anchor_dated) {
-		s->ls.anchor = r->anchor;
-		s->ls.anchor_dated = 1;
-	}
-}
-
 int
 run_scan_step(struct run *r, uint64_t budget, int final)
 {
 	uint64_t used = 0;
 	struct batch *b;
-	size_t i;
 
-	if (r->pass == NULL) {
-		for (i = 0; i < r->nsources; i++) {
-			struct source *s = r->sources[i];
-
-			if (!s->ls.anchor_dated && s->offset == 0)
-				late_anchor(r, s);
-		}
-		r->pass = pass_start(r->sources, r->nsources, final, r->jobs, r->matcher);
-	}
+	if (r->pass == NULL)
+		r->pass = pass_start(r->sources, r->nsources, final, r->jobs, r->matcher,
+		    r->anchor_dated ? &r->anchor : NULL);
 	while ((b = pass_next(r->pass)) != NULL) {
 		apply_batch(r, b);
 		if (b->bytes > 0)
 			used += (uint64_t)b->bytes;
+		if (b->src->head_dated && (!r->anchor_dated || b->src->head_anchor > r->anchor)) {
+			r->anchor = b->src->head_anchor;	/* for the next pass's files */
+			r->anchor_dated = 1;
+		}
 		if (b->last)
 			source_done(r, b->src, final);
 		pass_recycle(r->pass, b);

@@ -247,21 +247,72 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	scan_line(arg, src, text, len, offset, lineno, 1);
 }
 
+/* A dated line in buf[0..n): its stamp is the year anchor. */
+static int
+find_anchor(const char *buf, size_t n, int64_t *anchor)
+{
+	struct linestate ls;
+	struct line ln;
+	const char *p, *end, *nl;
+
+	linestate_init(&ls, -1, -1, 0);
+	for (p = buf, end = buf + n; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			break;
+		line_parse(&ls, p, (size_t)(nl - p), &ln);
+		if (ls.anchor_dated) {
+			*anchor = ls.anchor;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int
+scan_head_anchor(const char *head, size_t n, int64_t *anchor)
+{
+	return find_anchor(head, n < 4096 ? n : 4096, anchor) ||
+	    (n > 4096 && find_anchor(head, n < 16384 ? n : 16384, anchor));
+}
+
 static void
 on_chunk(void *arg, struct source *src, const char *p, size_t n)
 {
 	struct scanner *sc = arg;
+	int64_t a;
 
-	(void)src;
+	/* The file's first bytes, before any of its lines is parsed: the
+	 * year of its year-less lines (run.c probed the first files). */
+	if (!src->anchor_tried && !src->ls.anchor_dated && src->offset == 0 &&
+	    src->carrylen == 0 && memchr(p, '\n', n) != NULL) {
+		src->anchor_tried = 1;
+		if (scan_head_anchor(p, n, &a)) {
+			src->ls.anchor = a;
+			src->ls.anchor_dated = 1;
+			src->head_anchor = a;	/* for the run (run.c) */
+			src->head_dated = 1;
+		} else if (sc->anchor_dated) {
+			src->ls.anchor = sc->anchor;
+			src->ls.anchor_dated = 1;
+		} else if (sc->anchor_before != NULL &&
+		    sc->anchor_before(sc->anchor_arg, src, &a)) {
+			src->ls.anchor = a;	/* a live run whose first files were empty */
+			src->ls.anchor_dated = 1;
+		}
+	}
 	matcher_scan(sc->matcher, p, n);
 }
 
 void
-scanner_init(struct scanner *sc, struct matcher *m)
+scanner_init(struct scanner *sc, struct matcher *m, const int64_t *anchor)
 {
 	sc->matcher = m;
 	sc->buf = xmalloc(SOURCE_CHUNK + 1);
 	sc->b = NULL;
+	sc->anchor = anchor != NULL ? *anchor : 0;
+	sc->anchor_dated = anchor != NULL;
+	sc->anchor_before = NULL;
+	sc->anchor_arg = NULL;
 }
 
 void

@@ -60,9 +60,17 @@ struct scanner {
 	struct matcher	*matcher;
 	char		*buf;		/* SOURCE_CHUNK */
 	struct batch	*b;		/* being filled */
+	int64_t		 anchor;	/* the run's year anchor */
+	int		 anchor_dated;	/* ... if it has one; else ask: */
+	/* the latest head anchor of the files before src in this pass, 0
+	 * when none has one (NULL: none) */
+	int		(*anchor_before)(void *arg, const struct source *src, int64_t *a);
+	void		*anchor_arg;
 };
 
-void	 scanner_init(struct scanner *sc, struct matcher *m);
+/* anchor: the run's year anchor (NULL: none), for a file that has no dated
+ * line near its top. */
+void	 scanner_init(struct scanner *sc, struct matcher *m, const int64_t *anchor);
 void	 scanner_release(struct scanner *sc);
 /* Read about budget bytes (0: all there is) of src into b (emptied
  * first); final: at the end of what there is, take the last line even
@@ -77,6 +85,10 @@ struct batch *batch_new(void);
 /* Empty b, freeing the events it still owns. */
 void	 batch_clear(struct batch *b);
 void	 batch_free(struct batch *b);
+
+/* A dated line among the first 4 KiB of head[0..n), or else the first
+ * 16 KiB: its time is the file's year anchor. */
+int	 scan_head_anchor(const char *head, size_t n, int64_t *anchor);
 
 /* Per source: the half of a hard-wrapped record kept for the next line. */
 void	 scan_source_release(struct source *src);

@@ -54,6 +54,9 @@ struct source {
 	int		 failed;	/* why it cannot be read now (noted): an errno
 					 * value, SOURCE_NOT_REGULAR; 0: it can */
 	int		 done;		/* read once and nothing can follow (stdin EOF, error.json) */
+	int		 anchor_tried;	/* its head was looked at for a year anchor */
+	int		 head_dated;	/* ... and had a dated line: */
+	int64_t		 head_anchor;	/* its time */
 	int		 noted_nul;
 	int		 noted_group;
 	uint64_t	 headhash;	/* of the file's first SOURCE_HEAD bytes: a

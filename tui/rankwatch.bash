@@ -246,7 +246,7 @@ _rankwatch()
 	done
 
 	# -rf FORMAT, -wR DIR: short options bundled, the last takes the word
-	[[ $prev =~ ^-[rhVw]+([fR])$ ]] && prev=-${BASH_REMATCH[1]}
+	[[ $prev =~ ^-[rhVw]+([fRj])$ ]] && prev=-${BASH_REMATCH[1]}
 	case $prev in
 	--format | -f)
 		names=(text json markdown jsonl)
@@ -255,6 +255,11 @@ _rankwatch()
 		;;
 	--rules | -R)
 		_rankwatch_paths -d
+		return
+		;;
+	--jobs | -j)
+		names=($(seq 1 "$(nproc 2>/dev/null || echo 1)"))
+		_rankwatch_reply
 		return
 		;;
 	--theme)
@@ -282,7 +287,7 @@ _rankwatch()
 	[[ $split == true ]] && return
 
 	if [[ $cur == -* ]]; then
-		names=(--report --format --rules --theme --all-attempts --all-events
+		names=(--report --format --rules --theme --all-attempts --jobs --all-events
 			--watch --poll --poll= --demo --demo= --replay --check-rules
 			--list-rules --list-themes --show --errors --help --version)
 		[[ $cur == - ]] && names+=(-)
