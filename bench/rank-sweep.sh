@@ -10,8 +10,9 @@
 #   BENCH_OUT=DIR      where the runs live (default bench/out; reused while
 #                      genrun.py and the parameters are unchanged)
 #   SWEEP_RANKS="..."  default "1024 4096 16384 65536 131072"
-#   SWEEP_SIZE=S       bytes per rank (default 16KiB, genrun.py's smallest):
-#                      131,072 ranks are then 2 GiB of logs
+#   SWEEP_SIZE=S       bytes per rank (default 16KiB: 131,072 ranks are then
+#                      2 GiB of logs; genrun.py goes down to 1KiB, a compact
+#                      layout below 16KiB: 131,072 ranks x 1KiB = 128 MiB)
 #   BENCH_REPEAT=N     timed repetitions per tool and size (default 3; median)
 #   RANKWATCH=PATH     binary to measure (default ./rankwatch of this tree)
 #
