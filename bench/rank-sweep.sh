@@ -48,8 +48,8 @@ for ranks in $SIZES; do
 	rm -f "$OUT/$name".t.*
 	for ((i = 1; i <= REPEAT; i++)); do
 		run_timed "$OUT/$name.t.rw" "$RW" --report --format json "$dir"
-		run_timed "$OUT/$name.t.rg" rg --no-config -c -f "$pat_rg" "$dir"
-		run_timed "$OUT/$name.t.rg1" rg --no-config -j1 -c -f "$pat_rg" "$dir"
+		run_timed "$OUT/$name.t.rg" "${rg_dir[@]}" -c -f "$pat_rg" "$dir"
+		run_timed "$OUT/$name.t.rg1" "${rg_dir[@]}" -j1 -c -f "$pat_rg" "$dir"
 	done
 	for t in rw rg rg1; do
 		echo "  raw $t (s/KiB): $(awk '{printf "%s/%s  ", $1, $2}' "$OUT/$name.t.$t")"
