@@ -25,9 +25,9 @@
 #   BENCH_REPEAT=N     timed repetitions per tool and delay (default 3; median)
 #   RANKWATCH=PATH     binary to measure (default ./rankwatch of this tree)
 #
-# With the defaults the delayed runs take about 1.5 minutes (rankwatch), 35 s
-# (rg) and 70 s (rg -j1) each, mostly asleep: the whole script takes about
-# 3 minutes per repetition.  Warm page cache: only the added delay is
+# With the defaults the delayed runs take about 92 s (rankwatch), 37 s (rg)
+# and 74 s (rg -j1) each, mostly asleep: about 3.5 minutes per repetition,
+# 11 minutes in all with BENCH_REPEAT=3 on 2 cores.  Warm page cache: only the added delay is
 # "network".  A benchmark, not a test: it exits 0 unless a tool fails to run
 # or the strace check finds calls the shim did not see (exit 1).
 set -euo pipefail
@@ -128,7 +128,7 @@ if [ "$STRACE" != 0 ]; then
 		fi
 		printf '  %-14s strace: %6s opens %6s reads %s mmaps  |  shim: %6s opens %6s reads %s mmaps  |  %s\n' \
 			"${label[$t]}" "$opens" "$reads" "$mmaps" "$s_open" "$s_read" "$s_mmap" "$verdict"
-		printf '  %-14s        %s threads opened or read them; %s stat calls on them (not delayed), %s opendir of the folder (not delayed)\n' \
+		printf '  %-14s        threads that opened or read them: %s; %s stat calls on them (not delayed), %s opendir of the folder (not delayed)\n' \
 			"" "$threads" "$meta" "$diropens"
 		rm -f "$OUT/$name.strace.$t"
 	done
