@@ -17,6 +17,17 @@
   benchtools.py fdmax STRACE_OUT RUN_DIR
       Replay an `strace -f -e trace=<fd syscalls>` log and print
       "<max fds open at once> <max files under RUN_DIR open at once>".
+
+  benchtools.py iocount STRACE_OUT RUN_DIR
+      Replay an `strace -f -e trace=<opens, reads, fd calls, mmap, stats>` log
+      of one process (its threads share one descriptor table) and print
+      "opens=N reads=N mmaps=N meta=N diropens=N threads=N": the open calls of paths
+      under RUN_DIR (failed ones included; O_DIRECTORY ones, which opendir
+      makes, apart in diropens), the read/pread64/readv/preadv(2) calls on
+      descriptors opened there, the mmap calls of such descriptors, and the
+      stat-family calls on such paths or descriptors, and how many threads
+      made those opens and reads.  nfs-bench.sh compares
+      them with what its LD_PRELOAD shim (delayfs.c) counted.
 """
 
 import os
@@ -115,11 +126,92 @@ def fdmax(trace, rundir):
     print(best_all, best_run)
 
 
+IO_READS = ("read", "pread64", "readv", "preadv", "preadv2")
+IO_META = ("stat", "lstat", "newfstatat", "fstatat64", "statx", "fstat")
+
+
+def iocount(trace, rundir):
+    rundir = os.path.realpath(rundir)
+    run = set()         # descriptors open on a file under rundir (one table: threads share it)
+    pending = {}        # tid -> (call, args) of an <unfinished ...> call
+    n = {"opens": 0, "reads": 0, "mmaps": 0, "meta": 0, "diropens": 0}
+    tids = set()        # the threads that opened or read the run's files
+
+    def under(rest):
+        pm = re.search(r'"((?:[^"\\]|\\.)*)"', rest)
+        if not pm:
+            return False
+        path = pm.group(1)
+        if not path.startswith("/"):
+            path = os.path.join(os.getcwd(), path)
+        path = os.path.normpath(path)
+        return path == rundir or path.startswith(rundir + os.sep)
+
+    def first_int(rest):
+        m = re.match(r"\s*(-?\d+|AT_FDCWD)", rest)
+        return None if not m or m.group(1) == "AT_FDCWD" else int(m.group(1))
+
+    with open(trace, errors="replace") as f:
+        for raw in f:
+            m = LINE.match(raw.rstrip("\n"))
+            if not m:
+                continue
+            tid = m.group(1) or "0"
+            if m.group(2):
+                call, args = pending.pop(tid, (m.group(2), ""))
+                rest = args + m.group(3)
+            else:
+                call, rest = m.group(4), m.group(5)
+                if rest.endswith("<unfinished ...>"):
+                    pending[tid] = (call, rest[: -len("<unfinished ...>")])
+                    if call == "close":
+                        # the number is free from the call's start: another
+                        # thread's open may get it before this close returns
+                        run.discard(first_int(rest))
+                        pending[tid] = ("close-done", "")
+                    continue
+            r = RET.search(rest)
+            if not r:
+                continue
+            ret = int(r.group(1))
+            if call in ("open", "openat", "openat2", "creat"):
+                u = under(rest) or (call != "open" and first_int(rest) in run and '"/' not in rest)
+                if u:
+                    n["diropens" if "O_DIRECTORY" in rest else "opens"] += 1
+                    tids.add(tid)
+                if ret >= 0:
+                    (run.add if u else run.discard)(ret)
+            elif call == "close":
+                run.discard(first_int(rest))
+            elif call == "close_range":
+                lo, hi = [int(x, 0) for x in rest.split(",")[:2]]
+                run.difference_update([fd for fd in run if lo <= fd <= hi])
+            elif call in ("dup", "dup2", "dup3") or (call == "fcntl" and "F_DUPFD" in rest):
+                if ret >= 0:
+                    (run.add if first_int(rest) in run else run.discard)(ret)
+            elif call in IO_READS:
+                if first_int(rest) in run:
+                    n["reads"] += 1
+                    tids.add(tid)
+            elif call == "mmap":
+                fd = rest.split(",")
+                if len(fd) > 4 and first_int(fd[4]) in run:
+                    n["mmaps"] += 1
+            elif call in IO_META:
+                fd = first_int(rest)
+                if (fd is not None and fd in run and (call == "fstat" or '""' in rest)) or under(rest):
+                    n["meta"] += 1
+    n["threads"] = len(tids)
+    print(" ".join("%s=%d" % kv for kv in n.items()))
+
+
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "rg-patterns":
         rg_patterns(*sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "fdmax":
         fdmax(*sys.argv[2:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "iocount":
+        iocount(*sys.argv[2:])
     else:
         sys.exit(__doc__)
 

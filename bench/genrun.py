@@ -5,7 +5,8 @@
     python3 bench/genrun.py --ranks 4096 --size 256KiB OUTDIR   # 1 GiB, many files
 
 Writes OUTDIR/rank<N>.log for N = 0 .. ranks-1 (the flat "rank-named" layout),
-every file exactly --size bytes.  Standard library only and deterministic: the
+every file exactly --size bytes (1KiB at least; below 16KiB a compact layout,
+see the end of this text).  Standard library only and deterministic: the
 same arguments give byte-identical files (fixed seeds, fixed dates, no wall
 clock; each rank has its own seed, so the worker-process count does not matter).
 
@@ -38,6 +39,17 @@ The ranks run in lock-step (step times come from one random stream shared by
 all ranks), so every file reaches the failure at about the same step and wall
 time; because all files have the same size, a rank may stop a step or two
 earlier or later than another.
+
+Compact layout (--size below 16KiB, down to 1KiB; gen_rank_small): the same
+run shortened to fit - rank 0's "NCCL version" line, an NCCL INFO
+"ncclCommInitRank ... Init COMPLETE" line and a c10 ProcessGroupNCCL line
+("ProcessGroupNCCL created ncclComm_ ... on CUDA device: N"), then one
+step-timing line per step (as many steps as the largest rank's file has room
+for, so all ranks stop at the same step; --timing-every does not apply), a
+separator line to the exact size, and a short tail: the failing rank's
+traceback cut to its last frame and a short CUDA OOM line, every other rank
+the one c10 watchdog timeout line of the long tail.  Sizes from 16KiB up are
+generated as before (gen_rank), byte for byte.
 
 Speed: lines are built from %-templates with pre-formatted number columns,
 each file is written with one write(), and ranks are spread over
@@ -295,6 +307,89 @@ def gen_rank(args):
     return len(raw)
 
 
+SMALL = 16384     # below this --size, the compact layout of gen_rank_small
+
+
+def small_lines(rank, world, fail_rank, nsteps):
+    """The compact layout's lines of one rank, with `nsteps` steps (the
+    separator that brings it to the exact size is added by gen_rank_small).
+    Returns (lines before the separator, tail lines)."""
+    rng = random.Random(0x5eed0000 + rank * 7919)
+    rnd = rng.random
+    drnd = random.Random(0xd1ce).random     # shared by all ranks: lock-step
+    lr_ = rank % 8
+    node = rank // 8
+    host = "gpu-a%03d" % node
+    pid = 41000 + 131 * lr_ + (node * 17) % 997
+    clk = Clock(rng.randrange(10 ** 9))
+    clk.advance(3 + (rank * 7) % 41)
+    rp = "[rank%d]:" % rank
+    out = []
+    add = out.append
+    clk.advance(1513)
+    if rank == 0:
+        add("NCCL version %s+cuda12.4" % NCCL_VER)
+    comm = "0x%012x" % (0x55d1c2a00000 + rng.randrange(1 << 28) * 16)
+    add("%s:%d:%d [%d] NCCL INFO ncclCommInitRank comm %s rank %d nranks %d cudaDev %d nvmlDev %d busId %s commId 0x%016x - Init COMPLETE"
+        % (host, pid, pid + 713, lr_, comm, rank, world, lr_, lr_, BUS[lr_], 0x7a3f11c2d4e5b6a7))
+    add("%s[%s ProcessGroupNCCL.cpp:2012] [PG ID 0 PG GUID 0(default_pg) Rank %d] ProcessGroupNCCL created ncclComm_ %s on CUDA device: %d"
+        % (rp, clk.c10("I"), rank, comm, lr_))
+    step = FIRST_STEP
+    for _ in range(nsteps):
+        clk.total += int(STEP_MS * 0.97) + int(drnd() * STEP_MS * 0.06)
+        step += 1
+        j = (step * 7919 + rank * 104729) % P
+        add("%s INFO train.py:196 step %d | %s" % (clk.py(), step, TIMING_TAILS[j]))
+    add("%s INFO train.py:244 " % clk.py())     # the separator's head (replaced)
+    fail_t = clk.total
+    p = "[rank%d]: " % rank
+    if rank == fail_rank:
+        tail = [p + "Traceback (most recent call last):",
+                p + '  File "/workspace/llm/model.py", line 262, in forward',
+                p + "    logits = self.lm_head(h).float()",
+                p + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.91 GiB. GPU %d has a total capacity of 79.10 GiB of which 2.87 GiB is free." % lr_]
+    else:
+        clk.total = fail_t + 600000
+        clk.advance(40 + 60 * rnd())
+        ran = 600000 + int(30 + 70 * rnd())
+        tail = ["%s[%s ProcessGroupNCCL.cpp:629] [Rank %d] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=%d, OpType=ALLREDUCE, NumelIn=26214400, NumelOut=26214400, Timeout(ms)=600000) ran for %d milliseconds before timing out."
+                % (rp, clk.c10("E"), rank, 5 * step + 1, ran)]
+    return out, tail
+
+
+def small_steps(world, size, fail_rank):
+    """How many steps every rank of a compact run writes: as many as the
+    rank with the longest start-up and tail has room for (rank 0 writes the
+    NCCL version line; rank numbers and host names are longest on the last
+    rank; the failing rank has its own tail), leaving a separator of at
+    least 8 bytes.  The same for all ranks, so they stop in lock-step."""
+    def need(rank, n):
+        out, tail = small_lines(rank, world, fail_rank, n)
+        return sum(len(l) + 1 for l in out[:-1] + tail) + 8
+    base = max(need(r, 0) for r in {0, world - 1} | ({fail_rank} if 0 <= fail_rank < world else set()))
+    per = need(world - 1, 1) - need(world - 1, 0)       # timing lines are fixed-width
+    if base + per > size:
+        raise SystemExit("genrun: --size %d is too small for %d ranks (need %d bytes)" % (size, world, base + per))
+    return (size - base) // per
+
+
+def gen_rank_small(args):
+    rank, world, size, fail_rank, outdir, timing_every = args
+    out, tail = small_lines(rank, world, fail_rank, small_steps(world, size, fail_rank))
+    head = out.pop()
+    data = "\n".join(out) + "\n"
+    tail_s = "\n".join(tail) + "\n"
+    room = size - len(data) - len(tail_s)       # the separator, newline included
+    n = room - 1
+    sep = head + "=" * (n - len(head)) if n >= len(head) + 8 else "=" * n
+    raw = (data + sep + "\n" + tail_s).encode("ascii")
+    if len(raw) != size:
+        raise SystemExit("rank %d: generated %d bytes, wanted %d" % (rank, len(raw), size))
+    with open(os.path.join(outdir, "rank%d.log" % rank), "wb") as f:
+        f.write(raw)
+    return len(raw)
+
+
 def make_tail(rank, fail_rank, lr_, rp, clk, seq, rnd):
     """The last lines of a rank: CUDA OOM traceback on the failing rank, the
     NCCL watchdog timeout 600 s later on all others.  Returns (fail_t, lines)."""
@@ -420,24 +515,27 @@ C10_WARN = [
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ranks", type=int, default=256)
-    ap.add_argument("--size", type=parse_size, default=parse_size("4MiB"), help="bytes per rank file (4MiB, 64KiB, ...)")
+    ap.add_argument("--size", type=parse_size, default=parse_size("4MiB"), help="bytes per rank file (4MiB, 64KiB, ...; at least 1KiB, below 16KiB a compact layout)")
     ap.add_argument("--fail-rank", type=int, default=None, help="rank that hits CUDA OOM (default ranks*5//13)")
     ap.add_argument("--timing-every", type=int, default=10, metavar="N",
                     help="log interval of the step-timing line ('... 1108.3 ms/step ...', which rankwatch's "
-                         "step-time signature matches): every N steps (default 10)")
+                         "step-time signature matches): every N steps (default 10; below 16KiB every step)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("outdir")
     a = ap.parse_args()
-    if a.size < 16384:
-        ap.error("--size must be at least 16KiB")
+    if a.size < 1024:
+        ap.error("--size must be at least 1KiB")
     fail = a.fail_rank if a.fail_rank is not None else a.ranks * 5 // 13
+    gen = gen_rank if a.size >= SMALL else gen_rank_small
+    if gen is gen_rank_small:
+        small_steps(a.ranks, a.size, fail)      # says so now if it does not fit
     os.makedirs(a.outdir, exist_ok=True)
     work = [(r, a.ranks, a.size, fail, a.outdir, max(1, a.timing_every)) for r in range(a.ranks)]
     if a.jobs > 1:
         with multiprocessing.Pool(a.jobs) as pool:
-            total = sum(pool.imap_unordered(gen_rank, work, chunksize=max(1, a.ranks // (8 * a.jobs))))
+            total = sum(pool.imap_unordered(gen, work, chunksize=max(1, a.ranks // (8 * a.jobs))))
     else:
-        total = sum(map(gen_rank, work))
+        total = sum(map(gen, work))
     print("genrun: %d files x %d bytes = %d bytes (%.1f MiB) in %s, failing rank %d"
           % (a.ranks, a.size, total, total / 1048576, a.outdir, fail), file=sys.stderr)
 

@@ -71,6 +71,13 @@ echo "  rg -P (PCRE2, JIT): all $npat, capture-group names made unique per patte
 echo "  rg (Rust regex):    $nkeep, with (?<name> written (?P<name>; $ndrop PCRE2-only patterns left out:"
 tail -n +2 <<<"$conv"
 
+# rg given a folder skips what a .gitignore above it ignores, and this tree
+# ignores *.log and bench/out/: under the default BENCH_OUT, `rg DIR` reads
+# no file at all (exit 1, "no match", in a few ms).  rankwatch reads every
+# file, so rg searching a folder must too.  (Files named on the command line
+# are always searched.)
+rg_dir=(rg --no-config --no-ignore)
+
 # ---------------------------------------------------------------- helpers
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 maxof() { sort -g | tail -1; }

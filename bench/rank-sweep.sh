@@ -10,8 +10,9 @@
 #   BENCH_OUT=DIR      where the runs live (default bench/out; reused while
 #                      genrun.py and the parameters are unchanged)
 #   SWEEP_RANKS="..."  default "1024 4096 16384 65536 131072"
-#   SWEEP_SIZE=S       bytes per rank (default 16KiB, genrun.py's smallest):
-#                      131,072 ranks are then 2 GiB of logs
+#   SWEEP_SIZE=S       bytes per rank (default 16KiB: 131,072 ranks are then
+#                      2 GiB of logs; genrun.py goes down to 1KiB, a compact
+#                      layout below 16KiB: 131,072 ranks x 1KiB = 128 MiB)
 #   BENCH_REPEAT=N     timed repetitions per tool and size (default 3; median)
 #   RANKWATCH=PATH     binary to measure (default ./rankwatch of this tree)
 #
@@ -47,8 +48,8 @@ for ranks in $SIZES; do
 	rm -f "$OUT/$name".t.*
 	for ((i = 1; i <= REPEAT; i++)); do
 		run_timed "$OUT/$name.t.rw" "$RW" --report --format json "$dir"
-		run_timed "$OUT/$name.t.rg" rg --no-config -c -f "$pat_rg" "$dir"
-		run_timed "$OUT/$name.t.rg1" rg --no-config -j1 -c -f "$pat_rg" "$dir"
+		run_timed "$OUT/$name.t.rg" "${rg_dir[@]}" -c -f "$pat_rg" "$dir"
+		run_timed "$OUT/$name.t.rg1" "${rg_dir[@]}" -j1 -c -f "$pat_rg" "$dir"
 	done
 	for t in rw rg rg1; do
 		echo "  raw $t (s/KiB): $(awk '{printf "%s/%s  ", $1, $2}' "$OUT/$name.t.$t")"
