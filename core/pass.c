@@ -30,7 +30,8 @@ struct pass {
 	struct batch	 *spare;
 	/* threads */
 	struct worker	 *w;
-	int		  nw;
+	int		  nw;		/* threads started (the caller's thread only) */
+	int		  threaded;	/* set before any is started */
 	pthread_mutex_t	  mu;
 	pthread_cond_t	  ready;	/* a batch was queued */
 	pthread_cond_t	  room;		/* a batch was taken, or the merge moved on */
@@ -72,7 +73,7 @@ anchor_before(void *arg, const struct source *src, int64_t *a)
 	size_t i = src->id;
 	int dated;
 
-	if (p->nw == 0) {	/* on one thread: the files before are read */
+	if (!p->threaded) {	/* on one thread: the files before are read */
 		for (; p->heads < i && p->heads < p->n; p->heads++) {
 			const struct source *s = p->v[p->heads];
 
@@ -179,6 +180,7 @@ pass_start(struct source *const *v, size_t n, int final, int jobs, struct matche
 	p->tail = xcalloc(n, sizeof *p->tail);
 	p->max_ahead = (size_t)jobs * PASS_AHEAD;
 	p->w = xcalloc((size_t)jobs, sizeof *p->w);
+	p->threaded = 1;
 	for (i = 0; i < jobs; i++) {
 		struct worker *w = &p->w[i];
 
@@ -195,6 +197,7 @@ pass_start(struct source *const *v, size_t n, int final, int jobs, struct matche
 		p->nw++;
 	}
 	if (p->nw == 0) {	/* no thread to be had: read on this one */
+		p->threaded = 0;
 		free(p->w);
 		p->w = NULL;
 		scanner_init(&p->sc, m, anchor);

@@ -107,11 +107,6 @@ draw_header(struct tui *t)
 {
 	const struct incident *in = t->run->incident;
 	char line[512], sz[32], a[40], b[40], pct[32];
-	uint64_t total = 0;
-	size_t i;
-
-	for (i = 0; i < t->run->nsources; i++)
-		total += t->run->sources[i]->bytes;
 	buf_format_bytes(in->bytes, sz, sizeof sz);
 	stamp_format(&in->first, 1, a, sizeof a);
 	stamp_format(&in->last, 0, b, sizeof b);
@@ -145,7 +140,6 @@ draw_header(struct tui *t)
 		tui_puts(t, 0, 0, lw, line, TR_HEADER);
 		tui_puts(t, 0, COLS - rw, rw, right, TR_HEADER);
 	}
-	(void)total;
 }
 
 /* Rows the reason takes: two when it needs them. */
