@@ -270,7 +270,16 @@ buf_add_json(struct buf *b, const char *p, size_t n)
 
 	while (i < n) {
 		unsigned c = u[i];
+		size_t j;
 
+		/* a run of plain ASCII goes in at once */
+		for (j = i; j < n && u[j] >= 0x20 && u[j] < 0x7f && u[j] != '"' && u[j] != '\\'; j++)
+			;
+		if (j > i) {
+			buf_add(b, u + i, j - i);
+			i = j;
+			continue;
+		}
 		if (c == '"' || c == '\\') {
 			buf_addc(b, '\\');
 			buf_addc(b, (char)c);
