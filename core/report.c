@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pass.h"
 #include "report.h"
 #include "xmalloc.h"
 
@@ -234,11 +235,11 @@ js_time(struct buf *b, const struct stamp *s)
 }
 
 static void
-js_event(struct buf *b, const struct rulebook *rb, const struct event *ev)
+js_event_read(struct buf *b, const struct rulebook *rb, const struct event *ev,
+    const char *text)
 {
 	size_t i;
-	const char *note, *text;
-	char textbuf[EVENT_TEXT_MAX + 1];
+	const char *note;
 
 	if (ev == NULL) {
 		buf_adds(b, "null");
@@ -281,11 +282,39 @@ js_event(struct buf *b, const struct rulebook *rb, const struct event *ev)
 		buf_add_jstr(b, v);
 	}
 	buf_adds(b, "}, \"text\": ");
-	if ((text = event_text(ev, textbuf)) != NULL)
+	if (text != NULL)
 		buf_add_jstr(b, text);
 	else
 		buf_adds(b, "null");
 	buf_addc(b, '}');
+}
+
+static void
+js_event(struct buf *b, const struct rulebook *rb, const struct event *ev)
+{
+	char text[EVENT_TEXT_MAX + 1];
+
+	js_event_read(b, rb, ev, ev != NULL ? event_text(ev, text) : NULL);
+}
+
+/* Each rank's first event, its line read back from its file: a window of
+ * ranks at a time, the files read on the run's threads (a run of 100,000
+ * ranks is 100,000 files to open again). */
+#define TEXT_WINDOW	4096
+
+struct textwin {
+	const struct event	*ev[TEXT_WINDOW];
+	char			 buf[TEXT_WINDOW][EVENT_TEXT_MAX + 1];
+	const char		*text[TEXT_WINDOW];	/* in buf, in the event, NULL */
+	size_t			 n;
+};
+
+static void
+textwin_read(void *arg, size_t i)
+{
+	struct textwin *w = arg;
+
+	w->text[i] = w->ev[i] != NULL ? event_text(w->ev[i], w->buf[i]) : NULL;
 }
 
 void
@@ -331,6 +360,7 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 {
 	struct incident *in = r->incident;
 	const struct rulebook *rb = r->rb;
+	struct textwin *win;
 	size_t i, j, n;
 
 	buf_adds(b, "{\n  \"verdict\": ");
@@ -395,8 +425,16 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 		buf_drain(b);
 	}
 	buf_adds(b, an->ndiags ? "\n  ],\n  \"ranks\": [" : "],\n  \"ranks\": [");
+	win = xmalloc(sizeof *win);
 	for (i = n = 0; i < in->rank_n; i++) {
 		const struct rankstate *rs = in->rank_v[i];
+
+		if (i % TEXT_WINDOW == 0) {
+			for (j = 0; j < TEXT_WINDOW && i + j < in->rank_n; j++)
+				win->ev[j] = in->rank_v[i + j]->first_event;
+			win->n = j;
+			pass_each(win->n, r->jobs, textwin_read, win);
+		}
 
 		buf_adds(b, n++ ? ",\n    " : "\n    ");
 		buf_printf(b, "{\"rank\": %d, \"role\": ", rs->rank);
@@ -411,10 +449,14 @@ render_json(struct run *r, const struct analysis *an, struct buf *b)
 		else
 			buf_adds(b, "null");
 		buf_adds(b, ",\n      \"first_event\": ");
-		js_event(b, rb, rs->first_event);
+		if (rs->first_event != NULL)
+			js_event_read(b, rb, rs->first_event, win->text[i % TEXT_WINDOW]);
+		else
+			buf_adds(b, "null");
 		buf_addc(b, '}');
 		buf_drain(b);
 	}
+	free(win);
 	buf_printf(b, "%s],\n  \"run\": {\"files\": %zu, \"ranks\": %zu, \"lines\": %lu, "
 	    "\"bytes\": %llu, \"layout\": ", n ? "\n  " : "", r->nsources,
 	    incident_active_ranks(in), in->lines, (unsigned long long)in->bytes);

@@ -80,8 +80,15 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	const struct line *ln = fc->ln;
 	const char *host = ln->host != NULL && ln->hostlen > 0 ? source_host(fc->src, ln->host,
 	    ln->hostlen < 63 ? ln->hostlen : 63) : NULL;
-	struct event *ev = event_new(sig, ln, fc->src->name,
-	    fc->inplace && fc->src->kind == SOURCE_LOG ? fc->src->path : NULL, host, subject, ov);
+	/* The first failure-like line of each rank of a file keeps its text:
+	 * it is the rank's first event in most runs, which a report shows for
+	 * every rank, and reading it back would open every file again (on
+	 * NFS, a wait each). Every other event reads its line back. */
+	int keep = !fc->inplace || fc->src->kind != SOURCE_LOG ||
+	    (sig->role != ROLE_PROGRESS && sig->role != ROLE_CONTEXT &&
+	    source_first_of_rank(fc->src, ln->rank));
+	struct event *ev = event_new(sig, ln, fc->src->name, keep ? NULL : fc->src->path,
+	    host, subject, ov);
 
 	rec_add(fc->sc->b, REC_EVENT)->u.ev = ev;
 }

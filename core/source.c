@@ -44,6 +44,7 @@ source_free(struct source *src)
 	while (src->nhosts > 0)
 		free(src->hosts[--src->nhosts]);
 	free(src->hosts);
+	free(src->kept_ranks);
 	free(src);
 }
 
@@ -216,8 +217,16 @@ source_flush(struct source *src, source_line_fn fn, void *arg)
 static int
 looks_binary(const char *p, size_t n)
 {
+	const unsigned char *u = (const unsigned char *)p;
 	size_t i, text = 0, odd = 0, lim = n < 4096 ? n : 4096;
+	unsigned ctl = 0;
 
+	/* The usual case in one branch-free pass (it vectorizes): no byte
+	 * below space but tab, LF and CR, so no NUL and nothing odd. */
+	for (i = 0; i < lim; i++)
+		ctl += (u[i] < 0x20) & (u[i] != '\t') & (u[i] != '\n') & (u[i] != '\r');
+	if (ctl == 0)
+		return 0;
 	for (i = 0; i < lim; i++) {
 		unsigned char c = (unsigned char)p[i];
 
@@ -545,4 +554,29 @@ source_host(struct source *src, const char *h, size_t n)
 	src->hosts = xrealloc(src->hosts, (src->nhosts + 1) * sizeof *src->hosts);
 	src->hosts[src->nhosts] = xstrndup(h, n);
 	return src->hosts[src->nhosts++];
+}
+
+int
+source_first_of_rank(struct source *src, int rank)
+{
+	size_t lo = 0, hi = src->nkept;
+
+	if (src->nkept > 0 && src->kept_ranks[src->nkept - 1] < rank)
+		lo = src->nkept;	/* ranks come in order in most files */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (src->kept_ranks[mid] < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < src->nkept && src->kept_ranks[lo] == rank)
+		return 0;
+	XGROW(src->kept_ranks, src->capkept, src->nkept + 1);
+	memmove(src->kept_ranks + lo + 1, src->kept_ranks + lo,
+	    (src->nkept - lo) * sizeof *src->kept_ranks);
+	src->kept_ranks[lo] = rank;
+	src->nkept++;
+	return 1;
 }

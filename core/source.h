@@ -66,6 +66,8 @@ struct source {
 	struct wrap	*wrap;		/* the scanner's kept half-record (core/scan.c) */
 	char		**hosts;	/* host names its lines gave, for their events */
 	size_t		  nhosts;
+	int		 *kept_ranks;	/* ranks whose first failure-like line was kept */
+	size_t		  nkept, capkept;
 	/* when set, called with each chunk read into buf before its lines
 	 * are handed on, with the line function's arg */
 	void		(*chunk_fn)(void *arg, struct source *src, const char *p,
@@ -106,6 +108,8 @@ void		 source_errorjson(struct source *src, const char *text, size_t len,
 /* The host name h[0..n) as a string that lives as long as the source
  * (events share it). */
 const char	*source_host(struct source *src, const char *h, size_t n);
+/* 1 the first time rank (a line's, -1 for none) is asked about. */
+int		 source_first_of_rank(struct source *src, int rank);
 /* Hand the partial last line to fn: at the end of a finished run. */
 void		 source_flush(struct source *src, source_line_fn fn, void *arg);
 
