@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,9 @@ struct pass {
 	struct batch	**head, **tail;	/* per file: its read batches, oldest first */
 	size_t		  ahead;	/* batches queued and not yet taken */
 	size_t		  max_ahead;
+	int		  merge_waits;	/* the merge waits for its file's batch */
+	int		  room_waits;	/* workers wait for room */
+	int		  head_waits;	/* ... for the heads of the files before theirs */
 	struct batch	 *free;		/* given back */
 	int		  stop;
 	/* head anchors, in file order: files [0, heads) have had their first
@@ -49,6 +53,14 @@ struct pass {
 	int		  head_dated;
 	pthread_cond_t	  headcv;	/* heads moved */
 };
+
+/* The merge waits for a file that is read: wake it (lock held). */
+static void
+wake_merge(struct pass *p)
+{
+	if (p->merge_waits && p->head[p->at] != NULL)
+		pthread_cond_signal(&p->ready);
+}
 
 /* Fold the head anchors of files decided in order into head_max. */
 static void
@@ -86,8 +98,13 @@ anchor_before(void *arg, const struct source *src, int64_t *a)
 		return p->head_dated;
 	}
 	pthread_mutex_lock(&p->mu);
-	while (!p->stop && p->heads < i)
+	while (!p->stop && p->heads < i) {
+		/* the files before may wait for the merge to take theirs */
+		wake_merge(p);
+		p->head_waits++;
 		pthread_cond_wait(&p->headcv, &p->mu);
+		p->head_waits--;
+	}
 	*a = p->head_max;
 	dated = p->head_dated;
 	pthread_mutex_unlock(&p->mu);
@@ -111,7 +128,7 @@ work(void *arg)
 {
 	struct worker *w = arg;
 	struct pass *p = w->p;
-	size_t i;
+	size_t i, quiet = 0;
 
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop && p->next < p->n) {
@@ -123,8 +140,12 @@ work(void *arg)
 
 			/* run ahead of the merge only so far; the file being
 			 * merged always goes on */
-			while (!p->stop && p->ahead >= p->max_ahead && i != p->at)
+			while (!p->stop && p->ahead >= p->max_ahead && i != p->at) {
+				wake_merge(p);
+				p->room_waits++;
 				pthread_cond_wait(&p->room, &p->mu);
+				p->room_waits--;
+			}
 			if (p->stop)
 				break;
 			b = take_free(p);
@@ -135,7 +156,8 @@ work(void *arg)
 			if (!p->headdone[i]) {
 				p->headdone[i] = 1;
 				heads_advance(p);
-				pthread_cond_broadcast(&p->headcv);
+				if (p->head_waits)
+					pthread_cond_broadcast(&p->headcv);
 			}
 			if (p->tail[i] != NULL)
 				p->tail[i]->next = b;
@@ -143,9 +165,15 @@ work(void *arg)
 				p->head[i] = b;
 			p->tail[i] = b;
 			p->ahead++;
-			pthread_cond_broadcast(&p->ready);
+			/* small files: one wake-up of the merge for several of
+			 * them, not one each; a large one's first batch at once */
+			if (!last || ++quiet >= PASS_GROUP) {
+				wake_merge(p);
+				quiet = 0;
+			}
 		} while (!last);
 	}
+	wake_merge(p);
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
@@ -226,15 +254,19 @@ pass_next(struct pass *p)
 		pthread_mutex_unlock(&p->mu);
 		return NULL;
 	}
-	while (p->head[p->at] == NULL)
+	while (p->head[p->at] == NULL) {
+		p->merge_waits = 1;
 		pthread_cond_wait(&p->ready, &p->mu);
+		p->merge_waits = 0;
+	}
 	b = p->head[p->at];
 	p->head[p->at] = b->next;
 	if (p->head[p->at] == NULL)
 		p->tail[p->at] = NULL;
 	b->next = NULL;
 	p->ahead--;
-	pthread_cond_broadcast(&p->room);
+	if (p->room_waits)
+		pthread_cond_broadcast(&p->room);
 	pthread_mutex_unlock(&p->mu);
 	return b;
 }
@@ -257,7 +289,8 @@ pass_recycle(struct pass *p, struct batch *b)
 	pthread_mutex_lock(&p->mu);
 	if (last) {
 		p->at++;
-		pthread_cond_broadcast(&p->room);	/* its worker may go on */
+		if (p->room_waits)
+			pthread_cond_broadcast(&p->room);	/* its worker may go on */
 	}
 	b->next = p->free;
 	p->free = b;
@@ -381,4 +414,43 @@ pass_default_jobs(void)
 	if ((q = cgroup_cpus()) > 0 && q < n)
 		n = q;
 	return n < 1 ? 1 : n;
+}
+
+struct each {
+	atomic_size_t	  next;
+	size_t		  n;
+	void		(*fn)(void *arg, size_t i);
+	void		 *arg;
+};
+
+static void *
+each_work(void *arg)
+{
+	struct each *e = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&e->next, 1)) < e->n)
+		e->fn(e->arg, i);
+	return NULL;
+}
+
+void
+pass_each(size_t n, int jobs, void (*fn)(void *arg, size_t i), void *arg)
+{
+	struct each e;
+	pthread_t th[64];
+	int k, started = 0;
+
+	atomic_init(&e.next, 0);
+	e.n = n;
+	e.fn = fn;
+	e.arg = arg;
+	if (jobs > 64)
+		jobs = 64;
+	for (k = 1; k < jobs && (size_t)k < n; k++)
+		if (pthread_create(&th[started], NULL, each_work, &e) == 0)
+			started++;
+	each_work(&e);
+	for (k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
 }

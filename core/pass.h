@@ -26,6 +26,7 @@
 
 #define PASS_BATCH	(256 * 1024)
 #define PASS_AHEAD	32
+#define PASS_GROUP	16	/* small files read before the merge is woken */
 
 struct pass;
 
@@ -43,6 +44,11 @@ void		 pass_recycle(struct pass *p, struct batch *b);
 size_t		 pass_at(const struct pass *p);
 /* Stop the threads (a pass may end early) and free what is left. */
 void		 pass_end(struct pass *p);
+
+/* fn(arg, i) for every i in [0, n), on up to jobs threads (the caller's
+ * among them), taken in order from a shared counter; returns when all
+ * are done. For independent work, such as reading back many files' lines. */
+void		 pass_each(size_t n, int jobs, void (*fn)(void *arg, size_t i), void *arg);
 
 /* The threads this process may use: the CPUs it may run on
  * (sched_getaffinity), under the cgroup's CPU quota when it sets one. */
