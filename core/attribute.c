@@ -300,16 +300,37 @@ line_order_cmp(const void *a, const void *b)
  * launcher's header names it for the lines that follow (about: record:
  * following; torch.multiprocessing.spawn's "-- Process 1 terminated with
  * the following error:" before the worker's traceback). */
+static int
+ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const char *const *)a, y = (uintptr_t)*(const char *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static void
 attribute_records(struct incident *in)
 {
-	size_t *idx = xmalloc(sizeof *idx * (in->nevents + 1)), i, j;
+	size_t *idx = xmalloc(sizeof *idx * (in->nevents + 1)), i, j, n = 0, nf = 0;
+	const char **files = xmalloc(sizeof *files * (in->nevents + 1));
 
+	/* only the files that have an unranked event: the others have
+	 * nothing to give a rank to (a run of 16,384 rank files has none) */
 	for (i = 0; i < in->nevents; i++)
-		idx[i] = i;
+		if (in->events[i]->rank < 0)
+			files[nf++] = in->events[i]->file;
+	qsort(files, nf, sizeof *files, ptr_cmp);
+	for (i = j = 0; i < nf; i++)
+		if (j == 0 || files[j - 1] != files[i])
+			files[j++] = files[i];
+	nf = j;
+	for (i = 0; nf > 0 && i < in->nevents; i++)
+		if (bsearch(&in->events[i]->file, files, nf, sizeof *files, ptr_cmp) != NULL)
+			idx[n++] = i;
+	free(files);
 	line_in = in;
-	qsort(idx, in->nevents, sizeof *idx, line_order_cmp);
-	for (i = 0; i < in->nevents; i++) {
+	qsort(idx, n, sizeof *idx, line_order_cmp);
+	for (i = 0; i < n; i++) {
 		struct event *ev = in->events[idx[i]];
 
 		if (ev->rank >= 0)
@@ -326,7 +347,7 @@ attribute_records(struct incident *in)
 		}
 		if (ev->rank >= 0)
 			continue;
-		for (j = i + 1; j < in->nevents; j++) {
+		for (j = i + 1; j < n; j++) {
 			const struct event *x = in->events[idx[j]];
 
 			if (x->file != ev->file || x->lineno > ev->lineno + RECORD_SPAN)

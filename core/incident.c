@@ -561,14 +561,20 @@ index_by_rank(struct incident *in)
 	free(in->rankstart);
 	in->byrank = xmalloc(sizeof *in->byrank * (in->nevents + 1));
 	in->rankstart = xcalloc(n + 1, sizeof *in->rankstart);
-	for (i = 0; i < in->nevents; i++)
-		in->rankstart[event_group(in, in->events[i]) + 1]++;
+	/* each event's group, looked up once: byrank holds them first */
+	for (i = 0; i < in->nevents; i++) {
+		in->byrank[i] = event_group(in, in->events[i]);
+		in->rankstart[in->byrank[i] + 1]++;
+	}
 	for (i = 1; i <= n; i++)
 		in->rankstart[i] += in->rankstart[i - 1];
-	for (i = 0; i < in->nevents; i++) {
-		size_t r = event_group(in, in->events[i]);
+	{
+		size_t *g = in->byrank;
 
-		in->byrank[in->rankstart[r]++] = i;
+		in->byrank = xmalloc(sizeof *in->byrank * (in->nevents + 1));
+		for (i = 0; i < in->nevents; i++)
+			in->byrank[in->rankstart[g[i]]++] = i;
+		free(g);
 	}
 	for (i = n; i > 0; i--)
 		in->rankstart[i] = in->rankstart[i - 1];
