@@ -315,7 +315,10 @@ numstats_add(struct rankstate *rs, const struct event *ev)
 				break;
 			}
 		if (ns == NULL) {
-			XGROW(rs->nums, rs->capnums, rs->nnums + 1);
+			if (rs->nnums == rs->capnums) {	/* one or two a rank, mostly */
+				rs->capnums = rs->capnums ? rs->capnums * 2 : 1;
+				rs->nums = xrealloc(rs->nums, rs->capnums * sizeof *rs->nums);
+			}
 			ns = &rs->nums[rs->nnums++];
 			ns->sig = ev->sig->index;
 			ns->fact = id;
