@@ -345,6 +345,13 @@ run_scan_step(struct run *r, uint64_t budget, int final)
 	pass_end(r->pass);
 	r->pass = NULL;
 	r->cursor = 0;
+	/* the first 20 were named with their lines; say how many in all */
+	if (r->match_errors > 20 && r->match_errors != r->match_errors_told) {
+		notes_add(&r->notes, NOTE_WARN, NULL, 0, 0,
+		    "signatures gave up (PCRE2 match limit) on %lu lines in all; the first 20 "
+		    "are named above", r->match_errors);
+		r->match_errors_told = r->match_errors;
+	}
 	return 0;
 }
 
@@ -355,13 +362,6 @@ run_scan(struct run *r, int final)
 
 	while (run_scan_step(r, 0, final))
 		;
-	/* the first 20 were named with their lines; say how many in all */
-	if (r->match_errors > 20 && r->match_errors != r->match_errors_told) {
-		notes_add(&r->notes, NOTE_WARN, NULL, 0, 0,
-		    "signatures gave up (PCRE2 match limit) on %lu lines in all; the first 20 "
-		    "are named above", r->match_errors);
-		r->match_errors_told = r->match_errors;
-	}
 	return r->bytes - before;
 }
 

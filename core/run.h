@@ -65,7 +65,8 @@ void		 run_free(struct run *r);
  * read. */
 uint64_t	 run_scan(struct run *r, int final);
 /* Read at most about budget bytes (0: all), resuming where the last call
- * stopped; returns 1 while a pass over the files is unfinished. A console
+ * stopped; returns 1 while a pass over the files is unfinished (and adds
+ * the pass's closing notes when it ends). A console
  * calls this between key presses, so reading never blocks the keyboard. */
 int		 run_scan_step(struct run *r, uint64_t budget, int final);
 /* Look for files that appeared since (a rank that started late, a new

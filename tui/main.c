@@ -912,7 +912,6 @@ main(int argc, char **argv)
 		notes_release(&ns);
 		return status;
 	}
-	run_scan(r, 1);	/* the pass's closing notes (and nothing left to read) */
 	if (run_readable(r) == 0 || r->incident->lines == 0) {
 		print_notes(&r->notes, NOTE_WARN);
 		if (run_readable(r) == 0)
