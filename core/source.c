@@ -19,10 +19,12 @@ struct source *
 source_new(const char *path, const char *name, enum source_kind kind,
     int rank, int node, int nproc)
 {
-	struct source *src = xcalloc(1, sizeof *src);
+	size_t pn = strlen(path) + 1, nn = strlen(name) + 1;
+	/* one allocation with its two names: a run may have 100,000 */
+	struct source *src = xcalloc(1, sizeof *src + pn + nn);
 
-	src->path = xstrdup(path);
-	src->name = xstrdup(name);
+	src->path = memcpy((char *)(src + 1), path, pn);
+	src->name = memcpy(src->path + pn, name, nn);
 	src->kind = kind;
 	src->rank = rank;
 	src->node = node;
@@ -38,8 +40,6 @@ source_free(struct source *src)
 {
 	if (src == NULL)
 		return;
-	free(src->path);
-	free(src->name);
 	free(src->carry);
 	while (src->nhosts > 0)
 		free(src->hosts[--src->nhosts]);
