@@ -25,9 +25,9 @@
 #   BENCH_REPEAT=N     timed repetitions per tool and delay (default 3; median)
 #   RANKWATCH=PATH     binary to measure (default ./rankwatch of this tree)
 #
-# With the defaults the delayed runs take about 92 s (rankwatch), 37 s (rg)
-# and 74 s (rg -j1) each, mostly asleep: about 3.5 minutes per repetition,
-# 11 minutes in all with BENCH_REPEAT=3 on 2 cores.  Warm page cache: only the added delay is
+# With the defaults the delayed runs take about 28 s (rankwatch), 57 s
+# (rankwatch -j1), 37 s (rg) and 75 s (rg -j1) each, mostly asleep: about
+# 3.5 minutes per repetition on 2 cores.  Warm page cache: only the added delay is
 # "network".  A benchmark, not a test: it exits 0 unless a tool fails to run
 # or the strace check finds calls the shim did not see (exit 1).
 set -euo pipefail
