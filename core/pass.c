@@ -2,7 +2,6 @@
  * pass.h for how the work is split and merged). */
 #include "config.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -17,7 +16,6 @@ struct worker {
 	struct pass	*p;
 	pthread_t	 th;
 	struct scanner	 sc;
-	int		 started;
 };
 
 struct pass {
@@ -221,7 +219,6 @@ pass_start(struct source *const *v, size_t n, int final, int jobs, struct matche
 			scanner_release(&w->sc);
 			break;
 		}
-		w->started = 1;
 		p->nw++;
 	}
 	if (p->nw == 0) {	/* no thread to be had: read on this one */
@@ -240,14 +237,13 @@ pass_next(struct pass *p)
 {
 	struct batch *b;
 
-	if (p->nw == 0) {
-		while (p->at < p->n) {
-			b = p->spare != NULL ? p->spare : batch_new();
-			p->spare = NULL;
-			scanner_read(&p->sc, p->v[p->at], PASS_BATCH, p->final, b);
-			return b;
-		}
-		return NULL;
+	if (p->nw == 0) {	/* read the next batch here and now */
+		if (p->at >= p->n)
+			return NULL;
+		b = p->spare != NULL ? p->spare : batch_new();
+		p->spare = NULL;
+		scanner_read(&p->sc, p->v[p->at], PASS_BATCH, p->final, b);
+		return b;
 	}
 	pthread_mutex_lock(&p->mu);
 	if (p->at >= p->n) {

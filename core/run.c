@@ -1,4 +1,7 @@
-/* run.c: wire sources, lines, matches, events and the incident together. */
+/* run.c: wire sources, lines, matches, events and the incident together.
+ * The files are read by scanners (core/scan.c) on the threads of a pass
+ * (core/pass.c); this file applies what they found to the incident, in
+ * file order. */
 #include "config.h"
 
 #include <fcntl.h>
