@@ -490,59 +490,34 @@ static int empty(const char *path)
 			ADD(C_META, 1); \
 	} while (0)
 
-int stat(const char *path, struct stat *st)
-{
-	META_PATH(AT_FDCWD, path);
-	return get_stat()(path, st);
+/* stat, lstat, fstat, fstatat and their 64-bit twins: counted, not delayed */
+#define STAT_FAMILY(sfx, st_t) \
+int stat##sfx(const char *path, st_t *st) \
+{ \
+	META_PATH(AT_FDCWD, path); \
+	return get_stat##sfx()(path, st); \
+} \
+int lstat##sfx(const char *path, st_t *st) \
+{ \
+	META_PATH(AT_FDCWD, path); \
+	return get_lstat##sfx()(path, st); \
+} \
+int fstat##sfx(int fd, st_t *st) \
+{ \
+	META_FD(fd); \
+	return get_fstat##sfx()(fd, st); \
+} \
+int fstatat##sfx(int dirfd, const char *path, st_t *st, int flags) \
+{ \
+	if ((flags & AT_EMPTY_PATH) && empty(path)) \
+		META_FD(dirfd); \
+	else \
+		META_PATH(dirfd, path); \
+	return get_fstatat##sfx()(dirfd, path, st, flags); \
 }
 
-int lstat(const char *path, struct stat *st)
-{
-	META_PATH(AT_FDCWD, path);
-	return get_lstat()(path, st);
-}
-
-int fstat(int fd, struct stat *st)
-{
-	META_FD(fd);
-	return get_fstat()(fd, st);
-}
-
-int fstatat(int dirfd, const char *path, struct stat *st, int flags)
-{
-	if ((flags & AT_EMPTY_PATH) && empty(path))
-		META_FD(dirfd);
-	else
-		META_PATH(dirfd, path);
-	return get_fstatat()(dirfd, path, st, flags);
-}
-
-int stat64(const char *path, struct stat64 *st)
-{
-	META_PATH(AT_FDCWD, path);
-	return get_stat64()(path, st);
-}
-
-int lstat64(const char *path, struct stat64 *st)
-{
-	META_PATH(AT_FDCWD, path);
-	return get_lstat64()(path, st);
-}
-
-int fstat64(int fd, struct stat64 *st)
-{
-	META_FD(fd);
-	return get_fstat64()(fd, st);
-}
-
-int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags)
-{
-	if ((flags & AT_EMPTY_PATH) && empty(path))
-		META_FD(dirfd);
-	else
-		META_PATH(dirfd, path);
-	return get_fstatat64()(dirfd, path, st, flags);
-}
+STAT_FAMILY(, struct stat)
+STAT_FAMILY(64, struct stat64)
 
 int statx(int dirfd, const char *path, int flags, unsigned int mask, struct statx *stx)
 {
