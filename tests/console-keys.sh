@@ -138,7 +138,19 @@ i=0
 while [ $i -lt 100 ] && ! screen l | grep -q "READING"; do sleep 0.02; i=$((i + 1)); done
 screen l > "$TMP/loading.txt"
 check "while loading the header says READING and how far" grep -q "READING.*reading [0-9]* of 512 files" "$TMP/loading.txt"
-check "... and no rank is called healthy or silent" sh -c '! grep -qE "HEALTHY|silent|healthy" "$1"' _ "$TMP/loading.txt"
+check "... and no rank is called silent, nor the run healthy" sh -c '! grep -qE "HEALTHY|silent" "$1"' _ "$TMP/loading.txt"
+# healthy only for a rank whose file is read to the end: the first N files
+# of the run (in the order they are read), N from "loading N/512 files"
+check "... and a rank is called healthy only when its file is read to the end" \
+    python3 - "$TMP/loading.txt" "$many" <<'PY'
+import os, re, sys
+screen = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"loading (\d+)/512 files", screen)
+read = sorted(os.listdir(sys.argv[2]))[: int(m.group(1))] if m else []
+done = {int(re.sub(r"\D", "", f)) for f in read}
+bad = [r for r in re.findall(r"^[> ]\s*(\d+) .* healthy\s*$", screen, re.M) if int(r) not in done]
+sys.exit(1 if bad or not m else 0)
+PY
 WAIT_TRIES=300 wait_for l "following" >/dev/null
 check "untouched, the cursor follows the initiating rank" sh -c 'tmux -S "$1" capture-pane -t l -p | grep -q "^>  400 "' _ "$SOCK"
 keys l Q
