@@ -148,12 +148,68 @@ test_json_parses(void **state)
 	tu_rmdir(rdir);
 }
 
+/* An event keeps where its line is; a report reads it back, and says
+ * null, not another line, when the file was rewritten since. The first
+ * failure-like line of a rank keeps its text and is still shown. */
+static void
+test_lines_read_back(void **state)
+{
+	static const char rule[] =
+	    "id: two\ntitle: Two\ncategory: memory\nseverity: high\n"
+	    "summary: s\n"
+	    "signatures:\n"
+	    "  - {id: boom, role: initiating, pattern: 'BOOM (?<what>\\w+)'}\n"
+	    "  - {id: bang, role: symptom, pattern: 'BANG (?<why>\\w+)'}\n";
+	static const char log[] =
+	    "[2024-03-02 10:00:05,000] [INFO] [t.py:1:f] BOOM first\n"
+	    "[2024-03-02 10:00:06,000] [INFO] [t.py:1:f] BANG second\n";
+	struct notes ns;
+	struct rulebook *rb = rulebook_new();
+	char *rdir = tu_tmpdir(), *dir = tu_tmpdir(), *why = NULL, *after;
+	const char *paths[1] = { dir };
+	struct run *r;
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	TU_WRITE(rdir, "two.yaml", rule);
+	notes_init(&ns);
+	assert_int_equal(rulebook_load_dir(rb, rdir, &ns), 0);
+	rulebook_finish(rb, &ns);
+	notes_release(&ns);
+	TU_WRITE(dir, "rank0.log", log);
+	r = run_new(rb, paths, 1, NULL, &why);
+	assert_non_null(r);
+	run_scan(r, 1);
+	render(r, "json", &out);
+	assert_non_null(strstr(out.s, "\"text\": \"[2024-03-02 10:00:05,000] [INFO] [t.py:1:f] BOOM first\""));
+	assert_non_null(strstr(out.s, "\"text\": \"[2024-03-02 10:00:06,000] [INFO] [t.py:1:f] BANG second\""));
+	/* the same length, other bytes: copytruncate and a new writer */
+	after = strdup(log);
+	after[strlen(after) - 3] = 'X';
+	TU_WRITE(dir, "rank0.log", after);
+	render(r, "json", &out);
+	assert_non_null(strstr(out.s, "BOOM first"));	/* kept */
+	assert_null(strstr(out.s, "BANG second"));
+	assert_null(strstr(out.s, "secoXd"));		/* never another line's text */
+	assert_non_null(strstr(out.s, "\"signature\": \"bang\", \"role\": \"symptom\", "
+	    "\"facts\": {\"why\": \"second\"}, \"text\": null"));
+	render(r, "text", &out);
+	assert_non_null(strstr(out.s, "no longer in its file"));
+	free(after);
+	buf_release(&out);
+	run_free(r);
+	rulebook_free(rb);
+	tu_rmdir(dir);
+	tu_rmdir(rdir);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_and_markdown_are_safe),
 		cmocka_unit_test(test_json_parses),
+		cmocka_unit_test(test_lines_read_back),
 	};
 
 	setenv("TZ", "UTC", 1);
