@@ -31,7 +31,7 @@ batch_clear(struct batch *b)
 	notes_init(&b->notes);
 	b->noted = 0;
 	b->bytes = 0;
-	b->more = b->last = 0;
+	b->last = 0;
 	b->src = NULL;
 	b->next = NULL;
 }
@@ -48,19 +48,30 @@ batch_free(struct batch *b)
 }
 
 static struct rec *
-rec_add(struct batch *b, enum rec_kind kind)
+rec_push(struct batch *b, enum rec_kind kind)
 {
 	struct rec *r;
 
-	/* the notes made since the last record go before it */
-	while (b->noted < b->notes.n + b->notes.dropped && kind != REC_NOTE) {
-		b->noted++;
-		rec_add(b, REC_NOTE);
-	}
 	XGROW(b->v, b->cap, b->n + 1);
 	r = &b->v[b->n++];
 	r->kind = (uint8_t)kind;
 	return r;
+}
+
+/* A REC_NOTE for each note made since the last record. */
+static void
+notes_to_recs(struct batch *b)
+{
+	for (; b->noted < b->notes.n + b->notes.dropped; b->noted++)
+		rec_push(b, REC_NOTE);
+}
+
+/* A record, after the notes made before it. */
+static struct rec *
+rec_add(struct batch *b, enum rec_kind kind)
+{
+	notes_to_recs(b);
+	return rec_push(b, kind);
 }
 
 /* --- matches ------------------------------------------------------------ */
@@ -69,8 +80,18 @@ struct feedctx {
 	struct scanner	*sc;
 	const struct line *ln;
 	struct source	*src;
+	const char	*host;		/* the line's host, the source's copy, or NULL */
 	int		 inplace;	/* ln->raw is the file's bytes at ln->offset */
 };
+
+/* A line's host as the source's copy (cut at 63 bytes), NULL for none. */
+static const char *
+line_host(struct source *src, const struct line *ln)
+{
+	if (ln->host == NULL || ln->hostlen == 0)
+		return NULL;
+	return source_host(src, ln->host, ln->hostlen < 63 ? ln->hostlen : 63);
+}
 
 static void
 on_match(void *arg, const struct signature *sig, const char *subject,
@@ -78,8 +99,6 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 {
 	struct feedctx *fc = arg;
 	const struct line *ln = fc->ln;
-	const char *host = ln->host != NULL && ln->hostlen > 0 ? source_host(fc->src, ln->host,
-	    ln->hostlen < 63 ? ln->hostlen : 63) : NULL;
 	/* The first failure-like line of each rank of a file keeps its text:
 	 * it is the rank's first event in most runs, which a report shows for
 	 * every rank, and reading it back would open every file again (on
@@ -88,7 +107,7 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	    (sig->role != ROLE_PROGRESS && sig->role != ROLE_CONTEXT &&
 	    source_first_of_rank(fc->src, ln->rank));
 	struct event *ev = event_new(sig, ln, fc->src->name, keep ? NULL : fc->src->path,
-	    host, subject, ov);
+	    fc->host, subject, ov);
 
 	rec_add(fc->sc->b, REC_EVENT)->u.ev = ev;
 }
@@ -185,13 +204,14 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len)
 	struct wrap *w = src->wrap;
 	struct linestate scratch = src->ls;
 	struct line jl;
-	struct feedctx fc = { sc, &jl, src, 0 };	/* joined: not in the file as read */
+	struct feedctx fc = { sc, &jl, src, NULL, 0 };	/* joined: not in the file as read */
 	int found, code;
 
 	wrap_keep(w, w->text, w->len, text, len, w->lineno, w->offset, w->joins + 1);
 	if (w->len == 0)
 		return;
 	line_parse(&scratch, w->text, w->len, &jl);
+	fc.host = line_host(src, &jl);
 	jl.lineno = w->lineno;
 	jl.offset = w->offset;
 	jl.flags |= LINE_GLUED;
@@ -208,7 +228,7 @@ scan_line(struct scanner *sc, struct source *src, const char *text, size_t len,
     uint64_t offset, unsigned long lineno, int inplace)
 {
 	struct line ln;
-	struct feedctx fc = { sc, &ln, src, 0 };
+	struct feedctx fc = { sc, &ln, src, NULL, 0 };
 	struct rec *r;
 	int found, joined = 0;
 	size_t cand;
@@ -217,17 +237,15 @@ scan_line(struct scanner *sc, struct source *src, const char *text, size_t len,
 	ln.lineno = lineno;
 	ln.offset = offset;
 	fc.inplace = inplace && ln.raw == text;
+	fc.host = line_host(src, &ln);
 	r = rec_add(sc->b, REC_LINE);
 	r->rank = ln.rank;
 	r->pid = (int32_t)ln.pid;
 	r->rawlen = (uint32_t)ln.rawlen;
 	r->ts = ln.ts;
-	r->u.host = NULL;
-	r->hostlen = 0;
-	if (ln.host != NULL && ln.hostlen > 0 && ln.hostlen < 64) {
-		r->u.host = source_host(src, ln.host, ln.hostlen);
-		r->hostlen = (uint8_t)ln.hostlen;
-	}
+	/* a rank takes a host name under 64 bytes whole, or none */
+	r->u.host = ln.hostlen < 64 ? fc.host : NULL;
+	r->hostlen = r->u.host != NULL ? (uint8_t)ln.hostlen : 0;
 	if (ln.msglen == 0) {
 		if (src->wrap != NULL)
 			src->wrap->len = 0;
@@ -329,16 +347,6 @@ scanner_release(struct scanner *sc)
 	sc->buf = NULL;
 }
 
-static void
-batch_end(struct batch *b)
-{
-	while (b->noted < b->notes.n + b->notes.dropped) {
-		b->noted++;
-		XGROW(b->v, b->cap, b->n + 1);
-		b->v[b->n++].kind = REC_NOTE;
-	}
-}
-
 void
 scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
     struct batch *b)
@@ -351,7 +359,6 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 	src->chunk_fn = on_chunk;
 	b->bytes = source_read_some(src, sc->buf, &b->notes, budget, &more, on_line, sc);
 	matcher_scan(sc->matcher, NULL, 0);	/* sc->buf will change */
-	b->more = more;
 	b->last = !more;
 	if (!more) {
 		if (final)
@@ -361,7 +368,7 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 		if (src->wrap != NULL && (src->wrap->len == 0 || final))
 			scan_source_release(src);
 	}
-	batch_end(b);
+	notes_to_recs(b);
 	sc->b = NULL;
 }
 
@@ -374,6 +381,6 @@ scanner_feed(struct scanner *sc, struct source *src, const char *text, size_t le
 	sc->b = b;
 	src->lineno++;
 	scan_line(sc, src, text, len, 0, src->lineno, 0);
-	batch_end(b);
+	notes_to_recs(b);
 	sc->b = NULL;
 }

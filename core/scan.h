@@ -49,8 +49,8 @@ struct batch {
 	struct notes	 notes;		/* taken in order by REC_NOTE */
 	size_t		 noted;		/* notes already given a REC_NOTE */
 	long long	 bytes;		/* source_read_some's answer */
-	int		 more;		/* the source has more to read now */
-	int		 last;		/* the source's last batch of this pass */
+	int		 last;		/* the source's last batch of this pass (nothing
+					 * more to read now) */
 	struct batch	*next;		/* in a queue */
 };
 
@@ -74,7 +74,7 @@ void	 scanner_init(struct scanner *sc, struct matcher *m, const int64_t *anchor)
 void	 scanner_release(struct scanner *sc);
 /* Read about budget bytes (0: all there is) of src into b (emptied
  * first); final: at the end of what there is, take the last line even
- * without its newline. Sets b->bytes, b->more, b->last. */
+ * without its newline. Sets b->bytes and b->last. */
 void	 scanner_read(struct scanner *sc, struct source *src, uint64_t budget,
 	    int final, struct batch *b);
 /* One line as if read from src (run_feed_line), into b. */
