@@ -60,11 +60,12 @@ wake_merge(struct pass *p)
 		pthread_cond_signal(&p->ready);
 }
 
-/* Fold the head anchors of files decided in order into head_max. */
+/* Fold the head anchors of the files decided, in order, up to file end,
+ * into head_max (one thread: every file before the one read is decided). */
 static void
-heads_advance(struct pass *p)
+heads_advance(struct pass *p, size_t end)
 {
-	while (p->heads < p->n && (p->headdone == NULL || p->headdone[p->heads])) {
+	while (p->heads < end && (p->headdone == NULL || p->headdone[p->heads])) {
 		const struct source *s = p->v[p->heads++];
 
 		if (s->head_dated && (!p->head_dated || s->head_anchor > p->head_max)) {
@@ -84,14 +85,7 @@ anchor_before(void *arg, const struct source *src, int64_t *a)
 	int dated;
 
 	if (!p->threaded) {	/* on one thread: the files before are read */
-		for (; p->heads < i && p->heads < p->n; p->heads++) {
-			const struct source *s = p->v[p->heads];
-
-			if (s->head_dated && (!p->head_dated || s->head_anchor > p->head_max)) {
-				p->head_max = s->head_anchor;
-				p->head_dated = 1;
-			}
-		}
+		heads_advance(p, i);
 		*a = p->head_max;
 		return p->head_dated;
 	}
@@ -153,7 +147,7 @@ work(void *arg)
 			pthread_mutex_lock(&p->mu);
 			if (!p->headdone[i]) {
 				p->headdone[i] = 1;
-				heads_advance(p);
+				heads_advance(p, p->n);
 				if (p->head_waits)
 					pthread_cond_broadcast(&p->headcv);
 			}
@@ -176,6 +170,15 @@ work(void *arg)
 	return NULL;
 }
 
+/* A scanner for this pass: anchor_before asks it for the files before. */
+static void
+pass_scanner(struct pass *p, struct scanner *sc, struct matcher *m, const int64_t *anchor)
+{
+	scanner_init(sc, m, anchor);
+	sc->anchor_before = anchor_before;
+	sc->anchor_arg = p;
+}
+
 struct pass *
 pass_start(struct source *const *v, size_t n, int final, int jobs, struct matcher *m,
     const int64_t *anchor)
@@ -192,9 +195,7 @@ pass_start(struct source *const *v, size_t n, int final, int jobs, struct matche
 	if (jobs > (int)n)
 		jobs = (int)n;
 	if (jobs <= 1) {
-		scanner_init(&p->sc, m, anchor);
-		p->sc.anchor_before = anchor_before;
-		p->sc.anchor_arg = p;
+		pass_scanner(p, &p->sc, m, anchor);
 		return p;
 	}
 	pthread_mutex_init(&p->mu, NULL);
@@ -211,9 +212,7 @@ pass_start(struct source *const *v, size_t n, int final, int jobs, struct matche
 		struct worker *w = &p->w[i];
 
 		w->p = p;
-		scanner_init(&w->sc, matcher_clone(m), anchor);
-		w->sc.anchor_before = anchor_before;
-		w->sc.anchor_arg = p;
+		pass_scanner(p, &w->sc, matcher_clone(m), anchor);
 		if (pthread_create(&w->th, NULL, work, w) != 0) {
 			matcher_free(w->sc.matcher);
 			scanner_release(&w->sc);
@@ -223,11 +222,11 @@ pass_start(struct source *const *v, size_t n, int final, int jobs, struct matche
 	}
 	if (p->nw == 0) {	/* no thread to be had: read on this one */
 		p->threaded = 0;
+		free(p->headdone);	/* every file before the one read is done */
+		p->headdone = NULL;
 		free(p->w);
 		p->w = NULL;
-		scanner_init(&p->sc, m, anchor);
-		p->sc.anchor_before = anchor_before;
-		p->sc.anchor_arg = p;
+		pass_scanner(p, &p->sc, m, anchor);
 	}
 	return p;
 }
