@@ -93,11 +93,6 @@ add_count(struct bins *b, size_t i, unsigned n)
 void
 bins_add(struct bins *b, size_t i)
 {
-	if (b->dense != NULL) {
-		if (b->dense[i] < 0xffffu)
-			b->dense[i]++;
-		return;
-	}
 	add_count(b, i, 1);
 }
 
