@@ -64,10 +64,33 @@ LINE = re.compile(r"^(?:(\d+) +)?(?:<\.\.\. (\w+) resumed>(.*)|(\w+)\((.*))$")
 RET = re.compile(r"\)\s+=\s+(-?\d+)")
 
 
+def strace_calls(trace):
+    """Each call of an `strace -f` log as (tid, call, rest, part): part is
+    "whole", "start" (an <unfinished ...> call: rest has no result yet) or
+    "resumed" (its <... resumed> end: rest is the whole call)."""
+    pending = {}        # tid -> (call, args) of an <unfinished ...> call
+    with open(trace, errors="replace") as f:
+        for raw in f:
+            m = LINE.match(raw.rstrip("\n"))
+            if not m:
+                continue
+            tid = m.group(1) or "0"
+            if m.group(2):                      # <... call resumed> rest
+                call, args = pending.pop(tid, (m.group(2), ""))
+                yield tid, call, args + m.group(3), "resumed"
+                continue
+            call, rest = m.group(4), m.group(5)
+            if rest.endswith("<unfinished ...>"):
+                rest = rest[: -len("<unfinished ...>")]
+                pending[tid] = (call, rest)
+                yield tid, call, rest, "start"
+                continue
+            yield tid, call, rest, "whole"
+
+
 def fdmax(trace, rundir):
     rundir = os.path.realpath(rundir)
     fds = {}            # pid -> {fd: is_run_file}
-    pending = {}        # pid -> (call, args) of an <unfinished ...> call
     best_all = best_run = 0
 
     def table(pid):
@@ -75,54 +98,43 @@ def fdmax(trace, rundir):
             fds[pid] = {0: False, 1: False, 2: False}
         return fds[pid]
 
-    with open(trace, errors="replace") as f:
-        for raw in f:
-            m = LINE.match(raw.rstrip("\n"))
-            if not m:
-                continue
-            pid = m.group(1) or "0"
-            if m.group(2):                      # <... call resumed> rest
-                call, args = pending.pop(pid, (m.group(2), ""))
-                rest = args + m.group(3)
-            else:
-                call, rest = m.group(4), m.group(5)
-                if rest.endswith("<unfinished ...>"):
-                    pending[pid] = (call, rest[: -len("<unfinished ...>")])
-                    continue
-            r = RET.search(rest)
-            if not r:
-                continue
-            ret = int(r.group(1))
-            t = table(pid)
-            if call in ("close",):
-                fd = int(rest.split(",", 1)[0].split(")", 1)[0])
-                if ret == 0:
-                    t.pop(fd, None)
-                continue
-            if call == "close_range":
-                lo, hi = [int(x, 0) for x in rest.split(",")[:2]]
-                for fd in [k for k in t if lo <= k <= hi]:
-                    del t[fd]
-                continue
-            if ret < 0:
-                continue
-            if call in ("pipe", "pipe2", "socketpair"):
-                for fd in re.findall(r"\d+", rest.split("]", 1)[0]):
-                    t[int(fd)] = False
-            elif call == "fcntl" and "F_DUPFD" not in rest:
-                continue
-            else:
-                is_run = False
-                if call in ("open", "openat", "openat2", "creat"):
-                    pm = re.search(r'"((?:[^"\\]|\\.)*)"', rest)
-                    if pm:
-                        path = pm.group(1)
-                        if not path.startswith("/"):
-                            path = os.path.join(os.getcwd(), path)
-                        is_run = os.path.realpath(path).startswith(rundir + os.sep)
-                t[ret] = is_run
-            best_all = max(best_all, sum(len(v) for v in fds.values()))
-            best_run = max(best_run, sum(sum(v.values()) for v in fds.values()))
+    for pid, call, rest, part in strace_calls(trace):
+        if part == "start":
+            continue
+        r = RET.search(rest)
+        if not r:
+            continue
+        ret = int(r.group(1))
+        t = table(pid)
+        if call in ("close",):
+            fd = int(rest.split(",", 1)[0].split(")", 1)[0])
+            if ret == 0:
+                t.pop(fd, None)
+            continue
+        if call == "close_range":
+            lo, hi = [int(x, 0) for x in rest.split(",")[:2]]
+            for fd in [k for k in t if lo <= k <= hi]:
+                del t[fd]
+            continue
+        if ret < 0:
+            continue
+        if call in ("pipe", "pipe2", "socketpair"):
+            for fd in re.findall(r"\d+", rest.split("]", 1)[0]):
+                t[int(fd)] = False
+        elif call == "fcntl" and "F_DUPFD" not in rest:
+            continue
+        else:
+            is_run = False
+            if call in ("open", "openat", "openat2", "creat"):
+                pm = re.search(r'"((?:[^"\\]|\\.)*)"', rest)
+                if pm:
+                    path = pm.group(1)
+                    if not path.startswith("/"):
+                        path = os.path.join(os.getcwd(), path)
+                    is_run = os.path.realpath(path).startswith(rundir + os.sep)
+            t[ret] = is_run
+        best_all = max(best_all, sum(len(v) for v in fds.values()))
+        best_run = max(best_run, sum(sum(v.values()) for v in fds.values()))
     print(best_all, best_run)
 
 
@@ -133,7 +145,6 @@ IO_META = ("stat", "lstat", "newfstatat", "fstatat64", "statx", "fstat")
 def iocount(trace, rundir):
     rundir = os.path.realpath(rundir)
     run = set()         # descriptors open on a file under rundir (one table: threads share it)
-    pending = {}        # tid -> (call, args) of an <unfinished ...> call
     n = {"opens": 0, "reads": 0, "mmaps": 0, "meta": 0, "diropens": 0}
     tids = set()        # the threads that opened or read the run's files
 
@@ -151,56 +162,46 @@ def iocount(trace, rundir):
         m = re.match(r"\s*(-?\d+|AT_FDCWD)", rest)
         return None if not m or m.group(1) == "AT_FDCWD" else int(m.group(1))
 
-    with open(trace, errors="replace") as f:
-        for raw in f:
-            m = LINE.match(raw.rstrip("\n"))
-            if not m:
-                continue
-            tid = m.group(1) or "0"
-            if m.group(2):
-                call, args = pending.pop(tid, (m.group(2), ""))
-                rest = args + m.group(3)
-            else:
-                call, rest = m.group(4), m.group(5)
-                if rest.endswith("<unfinished ...>"):
-                    pending[tid] = (call, rest[: -len("<unfinished ...>")])
-                    if call == "close":
-                        # the number is free from the call's start: another
-                        # thread's open may get it before this close returns
-                        run.discard(first_int(rest))
-                        pending[tid] = ("close-done", "")
-                    continue
-            r = RET.search(rest)
-            if not r:
-                continue
-            ret = int(r.group(1))
-            if call in ("open", "openat", "openat2", "creat"):
-                u = under(rest) or (call != "open" and first_int(rest) in run and '"/' not in rest)
-                if u:
-                    n["diropens" if "O_DIRECTORY" in rest else "opens"] += 1
-                    tids.add(tid)
-                if ret >= 0:
-                    (run.add if u else run.discard)(ret)
-            elif call == "close":
+    for tid, call, rest, part in strace_calls(trace):
+        if call == "close" and part != "whole":
+            # the number is free from the call's start: another
+            # thread's open may get it before this close returns
+            if part == "start":
                 run.discard(first_int(rest))
-            elif call == "close_range":
-                lo, hi = [int(x, 0) for x in rest.split(",")[:2]]
-                run.difference_update([fd for fd in run if lo <= fd <= hi])
-            elif call in ("dup", "dup2", "dup3") or (call == "fcntl" and "F_DUPFD" in rest):
-                if ret >= 0:
-                    (run.add if first_int(rest) in run else run.discard)(ret)
-            elif call in IO_READS:
-                if first_int(rest) in run:
-                    n["reads"] += 1
-                    tids.add(tid)
-            elif call == "mmap":
-                fd = rest.split(",")
-                if len(fd) > 4 and first_int(fd[4]) in run:
-                    n["mmaps"] += 1
-            elif call in IO_META:
-                fd = first_int(rest)
-                if (fd is not None and fd in run and (call == "fstat" or '""' in rest)) or under(rest):
-                    n["meta"] += 1
+            continue
+        if part == "start":
+            continue
+        r = RET.search(rest)
+        if not r:
+            continue
+        ret = int(r.group(1))
+        if call in ("open", "openat", "openat2", "creat"):
+            u = under(rest) or (call != "open" and first_int(rest) in run and '"/' not in rest)
+            if u:
+                n["diropens" if "O_DIRECTORY" in rest else "opens"] += 1
+                tids.add(tid)
+            if ret >= 0:
+                (run.add if u else run.discard)(ret)
+        elif call == "close":
+            run.discard(first_int(rest))
+        elif call == "close_range":
+            lo, hi = [int(x, 0) for x in rest.split(",")[:2]]
+            run.difference_update([fd for fd in run if lo <= fd <= hi])
+        elif call in ("dup", "dup2", "dup3") or (call == "fcntl" and "F_DUPFD" in rest):
+            if ret >= 0:
+                (run.add if first_int(rest) in run else run.discard)(ret)
+        elif call in IO_READS:
+            if first_int(rest) in run:
+                n["reads"] += 1
+                tids.add(tid)
+        elif call == "mmap":
+            fd = rest.split(",")
+            if len(fd) > 4 and first_int(fd[4]) in run:
+                n["mmaps"] += 1
+        elif call in IO_META:
+            fd = first_int(rest)
+            if (fd is not None and fd in run and (call == "fstat" or '""' in rest)) or under(rest):
+                n["meta"] += 1
     n["threads"] = len(tids)
     print(" ".join("%s=%d" % kv for kv in n.items()))
 
