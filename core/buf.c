@@ -98,6 +98,12 @@ buf_drain(struct buf *b)
 	b->s[0] = '\0';
 }
 
+int
+buf_strp_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 char *
 buf_detach(struct buf *b)
 {

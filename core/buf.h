@@ -30,6 +30,8 @@ void	 buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 /* At a point where the text so far is final: give it to b->drain when
  * there is at least BUF_DRAIN_AT of it, and empty the buffer. */
 void	 buf_drain(struct buf *b);
+/* qsort and bsearch order of an array of strings (char * elements). */
+int	 buf_strp_cmp(const void *a, const void *b);
 /* Give the string to the caller (who frees it) and reset the buffer. */
 char	*buf_detach(struct buf *b);
 /* One display unit of untrusted bytes, as the console and the text

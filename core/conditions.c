@@ -43,12 +43,6 @@ tuple_cmp(const void *a, const void *b)
  * ranks reads some 50,000 tuples. */
 #define SORT_GROUPS	16
 
-static int
-str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static void
 tuples_sort(const struct incident *in, struct tuple *t, size_t n)
 {
@@ -77,7 +71,7 @@ tuples_sort(const struct incident *in, struct tuple *t, size_t n)
 		gi[i] = (unsigned char)j;
 	}
 	memcpy(sorted, g, ng * sizeof *g);
-	qsort(sorted, ng, sizeof *sorted, str_cmp);
+	qsort(sorted, ng, sizeof *sorted, buf_strp_cmp);
 	for (j = 0; j < ng; j++)
 		for (i = 0; i < ng; i++)
 			if (sorted[i] == g[j])

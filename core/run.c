@@ -368,12 +368,6 @@ run_scan(struct run *r, int final)
 	return r->bytes - before;
 }
 
-static int
-path_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* A file that appears under a new name may be one already read under its
  * old one (rank0.log rotated to rank0.log.1): what was read of it is not
  * read again. */
@@ -417,13 +411,13 @@ run_rediscover(struct run *r)
 	notes_init(&quiet);	/* problems were said the first time */
 	for (i = 0; i < n; i++)
 		have[i] = r->sources[i]->path;
-	qsort(have, n, sizeof *have, path_cmp);
+	qsort(have, n, sizeof *have, buf_strp_cmp);
 	discover((const char *const *)r->paths, r->npaths, r->all_attempts, &fl, &quiet);
 	for (i = 0; i < fl.n; i++) {
 		struct found *f = &fl.v[i];
 		struct source *s;
 
-		if (f->kind == SOURCE_STDIN || bsearch(&f->path, have, n, sizeof *have, path_cmp))
+		if (f->kind == SOURCE_STDIN || bsearch(&f->path, have, n, sizeof *have, buf_strp_cmp))
 			continue;
 		s = source_new(f->path, f->name, f->kind, f->rank, f->node, f->nproc);
 		already_read(r, s);

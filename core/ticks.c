@@ -24,12 +24,6 @@ ticks_dir(void)
 	return xasprintf("%s/.local/state/rankwatch/checklists", home ? home : "/tmp");
 }
 
-static int
-str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 char *
 ticks_key(const char *const *paths, size_t n)
 {
@@ -61,7 +55,7 @@ ticks_key(const char *const *paths, size_t n)
 			dir = xstrdup(realpath(paths[i], real) ? real : paths[i]);
 		abs[m++] = dir;
 	}
-	qsort(abs, m, sizeof *abs, str_cmp);
+	qsort(abs, m, sizeof *abs, buf_strp_cmp);
 	for (i = 0; i + 1 < m; i++)
 		if (strcmp(abs[i], abs[i + 1]) == 0) {
 			free(abs[i + 1]);
