@@ -949,7 +949,9 @@ envelope_take(const struct layouts *l, struct envstate *es, const char *raw, siz
 		found = take_kubectl(p, n, out);
 	else if (p[0] == '{')
 		found = take_json(l, es, p, n, out, scratch);
-	else if (dig(p[0]) && (t = leading_time(p, n, &out->ts)) > 0) {
+	else if (dig(p[0]) && (es->seen == ENV_CRI || es->seen == ENV_JSON ||
+	    (es->seen == ENV_NONE && es->tries < ENVELOPE_TRIES)) &&
+	    (t = leading_time(p, n, &out->ts)) > 0) {
 		/* CRI: "<time> stdout|stderr P|F line" */
 		const char *q = p + t;
 		size_t m = n - t, s = 0, k;
@@ -984,7 +986,7 @@ envelope_take(const struct layouts *l, struct envstate *es, const char *raw, siz
 		if (!found)
 			memset(&out->ts, 0, sizeof out->ts);
 	}
-	if (!found && (es->seen == ENV_STERN || (es->seen == ENV_NONE && es->tries < 64)) &&
+	if (!found && (es->seen == ENV_STERN || (es->seen == ENV_NONE && es->tries < ENVELOPE_TRIES)) &&
 	    n > 4 && (p[0] == 0x1b || (p[0] >= 'a' && p[0] <= 'z') || dig(p[0])))
 		found = take_stern(l, es, p, n, out);
 	if (!found) {

@@ -27,6 +27,10 @@
 struct layouts;
 
 #define ENVELOPE_NAME_MAX	128
+/* A source whose first lines had no envelope is not looked at for the
+ * ones a line's head cannot tell (stern's, CRI's, a time before a record)
+ * after this many: a log of its own does not turn into one. */
+#define ENVELOPE_TRIES		64
 
 enum envelope_kind {
 	ENV_NONE,
