@@ -428,6 +428,20 @@ run_stream_fds(const struct run *r, int *fds, size_t max)
 	return n;
 }
 
+int
+run_streams_ended(const struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npaths; i++)
+		if (strcmp(r->paths[i], "-") != 0)
+			return 0;
+	for (i = 0; i < r->nsources; i++)
+		if (!SOURCE_IS_STREAM(r->sources[i]) || !r->sources[i]->done)
+			return 0;
+	return r->nsources > 0;
+}
+
 /* A file that appears under a new name may be one already read under its
  * old one (rank0.log rotated to rank0.log.1): what was read of it is not
  * read again. */

@@ -85,6 +85,9 @@ void		 run_follow(struct run *r);
 /* The pipes of streams not at their end yet, for poll() (up to max);
  * returns how many. */
 size_t		 run_stream_fds(const struct run *r, int *fds, size_t max);
+/* Nothing more can come: every source is a stream that has ended, and
+ * no path is a file or folder. */
+int		 run_streams_ended(const struct run *r);
 /* Files that could be read at least once. */
 size_t		 run_readable(const struct run *r);
 

@@ -83,9 +83,10 @@ keys p f Enter
 check "console on a pipe: the log view shows the stream's lines" wait_for p "torch.OutOfMemoryError"
 check "console on a pipe: the spool is unlinked (nothing in TMPDIR)" test -z "$(ls -A "$TMP/spool")"
 keys p q
+exec 7>&-
+check "console on a pipe: the header says when the stream has ended" wait_for p "stream ended"
 keys p q
 check "console on a pipe: q quits (keys come from the terminal), status 0" wait_for p "EXIT=0"
-exec 7>&-
 
 # the terminal as standard input is no log
 start q 80 24 "-"
