@@ -455,6 +455,17 @@ envstate_release(struct envstate *es)
 {
 	pcre2_match_data_free(es->md);
 	es->md = NULL;
+	free(es->lastpod);
+	es->lastpod = NULL;
+}
+
+int
+envstate_backwards(struct envstate *es)
+{
+	if (es->noted || es->backward < 16 || es->backward < 4 * es->forward)
+		return 0;
+	es->noted = 1;
+	return 1;
 }
 
 static pcre2_match_data *
@@ -494,7 +505,7 @@ envelope_pod_index(const struct layouts *l, struct envstate *es, const char *pod
 
 	if (l == NULL || n == 0 || n >= ENVELOPE_NAME_MAX)
 		return -1;
-	if (strncmp(es->lastpod, pod, n) == 0 && es->lastpod[n] == '\0')
+	if (es->lastpod != NULL && strncmp(es->lastpod, pod, n) == 0 && es->lastpod[n] == '\0')
 		return es->lastindex;
 	for (i = 0; i < l->npods && index < 0; i++) {
 		const struct podrule *r = &l->pods[i];
@@ -513,8 +524,8 @@ envelope_pod_index(const struct layouts *l, struct envstate *es, const char *pod
 					v += r->adds[j];
 		index = (int)v;
 	}
-	memcpy(es->lastpod, pod, n);
-	es->lastpod[n] = '\0';
+	free(es->lastpod);
+	es->lastpod = xstrndup(pod, n);
 	es->lastindex = index;
 	return index;
 }
@@ -991,19 +1002,21 @@ envelope_take(const struct layouts *l, struct envstate *es, const char *raw, siz
 		found = take_stern(l, es, p, n, out);
 	if (!found) {
 		envelope_clear(out, raw, len);
-		if (es->seen == ENV_NONE)
+		if (es->seen == ENV_NONE && es->tries < ENVELOPE_TRIES)
 			es->tries++;
 		return 0;
 	}
-	es->seen = out->kind;
+	es->seen = (uint8_t)out->kind;
 	if (out->pod[0] != '\0')
 		out->index = envelope_pod_index(l, es, out->pod, strlen(out->pod));
 	if (out->ts.flags & STAMP_TIME) {
-		if (es->lastsec != 0 && out->ts.sec > es->lastsec)
+		int64_t ns = out->ts.sec * 1000000000 + out->ts.nsec;
+
+		if (es->lastns != 0 && ns > es->lastns)
 			es->forward++;
-		else if (es->lastsec != 0 && out->ts.sec < es->lastsec)
+		else if (es->lastns != 0 && ns < es->lastns)
 			es->backward++;
-		es->lastsec = out->ts.sec;
+		es->lastns = ns;
 	}
 	return 1;
 }
@@ -1119,6 +1132,6 @@ envelope_document(const struct layouts *l, struct envstate *es, const char *text
 	buf_release(&scratch);
 	json_decref(doc);
 	if (done > 0)
-		es->seen = ENV_JSON;
+		es->seen = (uint8_t)ENV_JSON;
 	return done;
 }

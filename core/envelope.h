@@ -54,14 +54,18 @@ struct envelope {
 
 /* Per source: what its lines turned out to be, and the last pod's rank. */
 struct envstate {
-	enum envelope_kind seen;	/* the kind the source's lines have */
-	unsigned	 tries;		/* lines looked at before one had an envelope */
-	char		 lastpod[ENVELOPE_NAME_MAX];
-	int		 lastindex;
-	int64_t		 lastsec;	/* the time of the previous record */
-	unsigned long	 forward, backward;	/* records later / earlier than the one before */
+	uint8_t		 seen;		/* enum envelope_kind: what the source's lines have */
+	uint8_t		 noted;		/* its order was said */
+	uint16_t	 tries;		/* lines looked at before one had an envelope */
+	int32_t		 lastindex;
+	char		*lastpod;	/* the last pod asked about, and its index */
+	int64_t		 lastns;	/* the time of the previous record (ns) */
+	uint32_t	 forward, backward;	/* records later / earlier than the one before */
 	void		*md;		/* PCRE2 match data of its own */
 };
+
+/* Records that come newest first (logcli without --forward): 1 once. */
+int		 envstate_backwards(struct envstate *es);
 
 struct layouts	*layouts_new(void);
 void		 layouts_free(struct layouts *l);

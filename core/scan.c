@@ -502,6 +502,10 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 			source_flush(src, on_line, sc);
 		if (src->document == DOC_READING)
 			doc_end(sc, src, final || src->done);
+		if (envstate_backwards(&src->env))
+			notes_add(&b->notes, NOTE_WARN, src->name, 0, 0, "its records come newest "
+			    "first (logcli without --forward?): a traceback's lines are read in "
+			    "reverse, and the first failure is still found by time");
 		/* what a next line might continue: nothing when it has no
 		 * text, or when none will follow */
 		if (src->wrap != NULL && (src->wrap->len == 0 || final))

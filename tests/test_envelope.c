@@ -298,6 +298,36 @@ test_documents(void **state)
 }
 
 static void
+test_newest_first(void **state)
+{
+	struct envstate e;
+	struct envelope env;
+	char line[128];
+	int i;
+
+	(void)state;
+	envstate_init(&e);
+	/* logcli without --forward: every record older than the one before */
+	for (i = 59; i >= 0; i--) {
+		snprintf(line, sizeof line, "{\"line\":\"x\",\"timestamp\":"
+		    "\"2025-06-09T03:40:%02d.5Z\"}", i);
+		assert_true(takes(&e, line, &env));
+	}
+	assert_true(envstate_backwards(&e));
+	assert_false(envstate_backwards(&e));	/* said once */
+	envstate_release(&e);
+	/* in time order, with a few records out of it (pods interleaved) */
+	envstate_init(&e);
+	for (i = 0; i < 60; i++) {
+		snprintf(line, sizeof line, "{\"line\":\"x\",\"timestamp\":"
+		    "\"2025-06-09T03:40:%02d.5Z\"}", i % 7 == 6 ? i - 3 : i);
+		assert_true(takes(&e, line, &env));
+	}
+	assert_false(envstate_backwards(&e));
+	envstate_release(&e);
+}
+
+static void
 test_bad_layouts(void **state)
 {
 	struct layouts *l = layouts_new();
@@ -359,6 +389,7 @@ main(void)
 		cmocka_unit_test(test_cri),
 		cmocka_unit_test(test_json_records),
 		cmocka_unit_test(test_documents),
+		cmocka_unit_test(test_newest_first),
 		cmocka_unit_test(test_bad_layouts),
 		cmocka_unit_test(test_user_rule_first),
 	};
