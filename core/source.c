@@ -124,7 +124,7 @@ stream_end(struct source *src, struct notes *ns)
 	src->fd = -1;
 	/* a command that failed says so (kubectl: no such pod); one that
 	 * ended well is what a finished job's log does, and not noted */
-	if (src->child > 0 && stream_reap(src->child, &src->status)) {
+	if (src->child > 0 && stream_wait(src->child, &src->status, 200)) {
 		src->ended = 1;
 		if (!WIFEXITED(src->status) || WEXITSTATUS(src->status) != 0)
 			notes_add(ns, NOTE_WARN, src->name, 0, 0, "the command %s",

@@ -180,6 +180,20 @@ stream_reap(pid_t pid, int *status)
 	return r == pid;
 }
 
+int
+stream_wait(pid_t pid, int *status, int ms)
+{
+	struct timespec nap = { 0, 5 * 1000000 };
+	int i;
+
+	for (i = 0; i <= ms / 5; i++) {
+		if (stream_reap(pid, status))
+			return 1;
+		nanosleep(&nap, NULL);
+	}
+	return 0;
+}
+
 void
 stream_stop(pid_t pid)
 {

@@ -30,6 +30,10 @@ int	stream_spawn(const char *cmd, pid_t *pid, char **why);
  * gives it) when it has exited, 0 when it is still running. */
 int	stream_reap(pid_t pid, int *status);
 
+/* The same, waiting up to ms milliseconds for it to exit (a command
+ * exits just after it closes its output). */
+int	stream_wait(pid_t pid, int *status, int ms);
+
 /* Stop the command (SIGTERM to its process group, then SIGKILL after
  * a grace of up to 200 ms) and reap it. */
 void	stream_stop(pid_t pid);
