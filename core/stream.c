@@ -197,17 +197,13 @@ stream_wait(pid_t pid, int *status, int ms)
 void
 stream_stop(pid_t pid)
 {
-	struct timespec nap = { 0, 10 * 1000000 };
-	int status, i;
+	int status;
 
 	if (pid <= 0)
 		return;
 	kill(-pid, SIGTERM);
-	for (i = 0; i < 20; i++) {
-		if (stream_reap(pid, &status))
-			return;
-		nanosleep(&nap, NULL);
-	}
+	if (stream_wait(pid, &status, 200))
+		return;
 	kill(-pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
