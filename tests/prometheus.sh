@@ -77,6 +77,16 @@ for t in "$top_srcdir"/samples/*.truth; do
 	    "$(( $(sed -n "s/^rankwatch_rank_lag_seconds_count //p" "$1") + $(sed -n "s/^rankwatch_ranks_untimed //p" "$1") ))" ]' _ "$out"
 done
 
+# --- README's alert rules: promtool, and on these metric names ------------
+awk '/^<!-- prometheus rules -->$/ { on = 1; next } on && /^```yaml$/ { body = 1; next }
+    body && /^```$/ { exit } body' "$top_srcdir/README.md" > "$TMP/rules.yml"
+check "README has alert rules" [ "$(grep -c -- '- alert: ' "$TMP/rules.yml")" -ge 3 ]
+check "... promtool check rules accepts them" sh -c \
+    'promtool check rules "$1" > "$2" 2>&1 || { sed "s/^/  | /" "$2"; exit 1; }' _ "$TMP/rules.yml" "$TMP/rules.out"
+names=$(grep -o 'rankwatch_[a-z_]*' "$TMP/rules.yml" | sort -u)
+check "... on metrics an exposition has ($(echo $names))" sh -c 'for n in $2; do
+    grep -q "^$n[{ ]" "$1" || { echo "  $n: no such series"; exit 1; }; done' _ "$TMP/oom-collateral.prom" "$names"
+
 # --- label values escaped -----------------------------------------------------
 weird="$TMP/we\"ird\\dir
 two"
