@@ -40,7 +40,7 @@ static int
 is_log_name(const char *base)
 {
 	static const char *const exts[] = { ".log", ".out", ".err", ".txt",
-	    ".stdout", ".stderr", NULL };
+	    ".stdout", ".stderr", ".json", ".jsonl", ".ndjson", NULL };
 	const char *dot;
 	size_t i;
 

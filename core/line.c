@@ -74,6 +74,8 @@ rank_from_name(enum rank_from f)
 		return "torchrun-summary";
 	case RANK_NAMED:
 		return "named-in-message";
+	case RANK_POD:
+		return "pod";
 	case RANK_LABEL:
 		return "launcher-label";
 	case RANK_PREFIX:
@@ -92,6 +94,8 @@ linestate_init(struct linestate *st, int file_rank, int node, int64_t mtime)
 	st->record_rank = -1;
 	st->sum_rank = -1;
 	st->max_local = -1;
+	st->env_label = -1;
+	st->pod_label = -1;
 }
 
 /* --- launcher prefixes ------------------------------------------------ */
@@ -874,6 +878,25 @@ set_rank(struct line *out, int rank, enum rank_from from)
 	}
 }
 
+/* "  nproc_per_node   : 8", a line of torchrun's launch configs. */
+static void
+nproc_line(struct linestate *st, const char *p, size_t n)
+{
+	size_t i = 0;
+	int v = 0;
+
+	while (i < n && p[i] == ' ')
+		i++;
+	if (!starts(p + i, n - i, "nproc_per_node"))
+		return;
+	for (i += 14; i < n && (p[i] == ' ' || p[i] == ':'); i++)
+		;
+	for (; i < n && isdig(p[i]) && v < 100000; i++)
+		v = v * 10 + (p[i] - '0');
+	if (i == n && v > 0)
+		st->nproc = v;
+}
+
 void
 line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 {
@@ -881,7 +904,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	struct header h;
 	const char *p = raw;
 	size_t n = len, l;
-	int any_prefix = 0, g;
+	int any_prefix = 0, from_pod = 0, g;
 
 	out->raw = raw;
 	out->rawlen = len;
@@ -1059,6 +1082,14 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	}
 	if (out->pid < 0 && pl.pid >= 0)
 		out->pid = pl.pid;
+	if (pl.label < 0 && (st->env_label >= 0 || st->pod_label >= 0)) {
+		pl.label = st->env_label >= 0 ? st->env_label : st->pod_label;
+		from_pod = 1;
+	}
+	if (out->host == NULL && st->env_host != NULL) {
+		out->host = st->env_host;
+		out->hostlen = st->env_hostlen;
+	}
 	out->label = pl.label;
 	out->msg = p;
 	out->msglen = n;
@@ -1081,11 +1112,24 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	} else if (h.epoch)
 		stamp_from_epoch(h.ep, 0, &out->ts);
 
+	if (st->env_ts.flags & STAMP_TIME)
+		out->ts = st->env_ts;
+
 	/* Rank. */
 	if (pl.prefix_rank >= 0)
 		set_rank(out, pl.prefix_rank, RANK_PREFIX);
 	if (pl.tee_global >= 0)
 		set_rank(out, pl.tee_global, RANK_PREFIX);
+	/* How many processes a node runs, where the logs say it: torchrun's
+	 * launch configs ("  nproc_per_node   : 8"), or a line with both its
+	 * node's label and [defaultL]:[rankG] (G = label * nproc + L). Lines
+	 * before it took the most local ranks seen so far. */
+	if (pl.tee_local >= 0 && pl.label > 0 && pl.prefix_rank > pl.tee_local &&
+	    (pl.prefix_rank - pl.tee_local) % pl.label == 0 &&
+	    (pl.prefix_rank - pl.tee_local) / pl.label > pl.tee_local)
+		st->nproc = (pl.prefix_rank - pl.tee_local) / pl.label;
+	else if (n > 16 && (p[0] == ' ' || p[0] == 'n'))
+		nproc_line(st, p, n);
 	if (pl.tee_local >= 0) {
 		out->local_rank = pl.tee_local;
 		if (pl.tee_local > st->max_local)
@@ -1097,8 +1141,10 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 			set_rank(out, st->node * st->nproc + pl.tee_local, RANK_LOCAL);
 		else
 			set_rank(out, pl.tee_local, RANK_LOCAL);
-	} else if (pl.label >= 0)
-		set_rank(out, pl.label, RANK_LABEL);
+	} else if (pl.label >= 0 && st->nproc <= 1 && st->max_local <= 0)
+		set_rank(out, pl.label, from_pod ? RANK_POD : RANK_LABEL);
+	/* else the label is a node running several processes (torchrun's own
+	 * lines, a process printing without its [defaultN]:): no rank */
 
 	if (pl.prefix_rank < 0 && pl.tee_local < 0 && pl.tee_global < 0 &&
 	    !h.has_time && out->host == NULL) {

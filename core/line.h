@@ -22,6 +22,7 @@ enum rank_from {
 	RANK_LOCAL,	/* torchrun [defaultN]: local rank */
 	RANK_SUMMARY,	/* the torchrun failure summary names it */
 	RANK_NAMED,	/* the message names it (srun task N), or its GPU's bus id */
+	RANK_POD,	/* the pod's name (kubectl --prefix, a log store's labels) */
 	RANK_LABEL,	/* srun --label, mpirun --tag-output */
 	RANK_PREFIX,	/* PyTorch [rankN]: */
 };
@@ -69,6 +70,17 @@ struct linestate {
 	unsigned long	 group_ranked;	/* lines ranked only by a group rank */
 	int		 cr_free;	/* set by the reader: the lines it hands
 					 * over now hold no '\r' */
+	/* What an envelope (core/envelope.h) said of the line, set by the
+	 * reader before it is parsed: the pod's number, taken as an srun
+	 * label is (the rank, or with [defaultN]: the node); the pod's node
+	 * or name as its host; its time, which wins over the line's own (one
+	 * clock for every pod). -1, NULL, flags 0: none. pod_label: the same
+	 * for every line of the source (a --cmd naming one pod). */
+	int		 env_label;
+	int		 pod_label;
+	const char	*env_host;
+	size_t		 env_hostlen;
+	struct stamp	 env_ts;
 };
 
 /* mtime: the file's mtime as a stamp sec (local), 0 when unknown. */

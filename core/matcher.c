@@ -856,6 +856,12 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 	return (int)found;
 }
 
+const struct rulebook *
+matcher_rulebook(const struct matcher *m)
+{
+	return m->rb;
+}
+
 size_t
 matcher_had_candidates(const struct matcher *m)
 {

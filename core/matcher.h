@@ -26,6 +26,7 @@ typedef void (*match_fn)(void *arg, const struct signature *sig,
     const char *subject, const PCRE2_SIZE *ov);
 
 struct matcher	*matcher_new(const struct rulebook *rb);
+const struct rulebook *matcher_rulebook(const struct matcher *m);
 void		 matcher_free(struct matcher *m);
 /* A matcher for another thread: it reads base's tables (base must be
  * tuned already, and outlive it, unchanged) and has scratch of its own. */

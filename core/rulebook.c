@@ -11,6 +11,7 @@
 #include <yaml.h>
 
 #include "buf.h"
+#include "envelope.h"
 #include "rulebook.h"
 #include "yamlmap.h"
 #include "xmalloc.h"
@@ -151,7 +152,10 @@ entry_free(struct entry *e)
 struct rulebook *
 rulebook_new(void)
 {
-	return xcalloc(1, sizeof(struct rulebook));
+	struct rulebook *rb = xcalloc(1, sizeof(struct rulebook));
+
+	rb->layouts = layouts_new();
+	return rb;
 }
 
 void
@@ -169,6 +173,7 @@ rulebook_free(struct rulebook *rb)
 	for (i = 0; i < rb->nfacts; i++)
 		free(rb->facts[i]);
 	free(rb->facts);
+	layouts_free(rb->layouts);
 	free(rb);
 }
 
@@ -978,6 +983,12 @@ rulebook_load_dir(struct rulebook *rb, const char *dir, struct notes *ns)
 		free(ents[i]);
 	}
 	free(ents);
+	{
+		char *p = xasprintf("%s/layouts", dir);
+
+		failed += layouts_load_dir(rb->layouts, p, ns);
+		free(p);
+	}
 	return failed;
 }
 

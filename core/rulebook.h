@@ -180,6 +180,9 @@ struct rulebook {
 	size_t		  nconds;
 	char		**facts;	/* interned fact names */
 	size_t		  nfacts, capfacts;
+	/* what Kubernetes and the log stores wrap around lines: each rules
+	 * folder's layouts/ (core/envelope.h) */
+	struct layouts	 *layouts;
 };
 
 struct rulebook	*rulebook_new(void);
@@ -193,7 +196,8 @@ int		 rulebook_parse(struct rulebook *rb, const char *path, const char *text,
 		    size_t len, struct notes *ns);
 /* A rule file is read whole, up to this size. */
 #define RULE_FILE_MAX	(4 << 20)
-/* Load every *.yaml / *.yml in dir (sorted). Returns files that failed. */
+/* Load every *.yaml / *.yml in dir (sorted), and those of dir/layouts.
+ * Returns files that failed. */
 int		 rulebook_load_dir(struct rulebook *rb, const char *dir,
 		     struct notes *ns);
 /* Resolve cross references (conditions' from, signals) and index all

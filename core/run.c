@@ -11,10 +11,12 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "envelope.h"
 #include "event.h"
 #include "run.h"
 #include "pass.h"
 #include "scan.h"
+#include "stream.h"
 #include "xmalloc.h"
 
 #define PROBE_SAMPLE	(1024 * 1024)	/* bytes of the run the prefilter tunes on */
@@ -198,6 +200,29 @@ nothing_found(const struct run *r, const char *const *paths, size_t npaths)
 	return xasprintf("%s and %zu more: no log files found", paths[0], npaths - 1);
 }
 
+/* A command that names one pod (kubectl logs -f job-worker-3): the rank
+ * (or node rank) its name gives, for every line of its output. */
+static int
+cmd_pod_index(const struct rulebook *rb, struct source *s)
+{
+	const char *p = s->path, *e, *q;
+	int index = -1;
+
+	while (*p != '\0' && index < 0) {
+		while (*p == ' ' || *p == '\'' || *p == '"')
+			p++;
+		for (e = p; *e != '\0' && *e != ' ' && *e != '\'' && *e != '"'; e++)
+			;
+		for (q = p; q < e; q++)	/* kubectl's pod/NAME, a path's basename */
+			if (*q == '/')
+				p = q + 1;
+		if (e > p)
+			index = envelope_pod_index(rb->layouts, &s->env, p, (size_t)(e - p));
+		p = e;
+	}
+	return index;
+}
+
 struct run *
 run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
     const struct run_options *opt, char **why)
@@ -216,6 +241,8 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	r->buf = xmalloc(SOURCE_CHUNK);
 	for (i = 0; i < npaths; i++)
 		buf_printf(&t, "%s%s", i ? " " : "", paths[i]);
+	for (i = 0; opt != NULL && i < opt->ncmds; i++)
+		buf_printf(&t, "%s%s", t.len ? " " : "", opt->cmds[i]);
 	r->title = buf_detach(&t);
 	r->paths = xcalloc(npaths + 1, sizeof *r->paths);
 	for (i = 0; i < npaths; i++)
@@ -224,7 +251,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	r->all_attempts = opt ? opt->all_attempts : 0;
 	r->jobs = opt != NULL && opt->jobs > 0 ? opt->jobs : pass_default_jobs();
 	discover(paths, npaths, opt ? opt->all_attempts : 0, &fl, &r->notes);
-	r->layout = fl.layout;
+	r->layout = fl.n == 0 && opt != NULL && opt->ncmds > 0 ? "commands" : fl.layout;
 	for (i = 0; i < fl.n; i++) {
 		struct found *f = &fl.v[i];
 		struct source *s = source_new(f->path, f->name, f->kind, f->rank,
@@ -241,6 +268,17 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 			have_run_anchor = 1;
 		}
 	}
+	for (i = 0; opt != NULL && i < opt->ncmds; i++) {
+		struct source *s = source_new_stream(opt->cmds[i], -1, opt->spool_dir, &r->notes);
+
+		s->ls.pod_label = cmd_pod_index(rb, s);
+		XGROW(r->sources, r->capsources, r->nsources + 1);
+		s->id = r->nsources;
+		r->sources[r->nsources++] = s;
+	}
+	for (i = 0; i < r->nsources; i++)
+		if (r->sources[i]->kind == SOURCE_STDIN && opt != NULL && opt->spool_dir != NULL)
+			source_spool(r->sources[i], opt->spool_dir, &r->notes);
 	for (i = 0; i < r->nsources && i < PROBE_FILES; i++)
 		if (!r->sources[i]->ls.anchor_dated && have_run_anchor) {
 			r->sources[i]->ls.anchor = run_anchor;
@@ -366,6 +404,42 @@ run_scan(struct run *r, int final)
 	while (run_scan_step(r, 0, final))
 		;
 	return r->bytes - before;
+}
+
+void
+run_follow(struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsources; i++)
+		if (SOURCE_IS_STREAM(r->sources[i]) && r->sources[i]->fd >= 0)
+			stream_nonblock(r->sources[i]->fd);
+}
+
+size_t
+run_stream_fds(const struct run *r, int *fds, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nsources && n < max; i++)
+		if (SOURCE_IS_STREAM(r->sources[i]) && !r->sources[i]->done &&
+		    r->sources[i]->fd >= 0)
+			fds[n++] = r->sources[i]->fd;
+	return n;
+}
+
+int
+run_streams_ended(const struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npaths; i++)
+		if (strcmp(r->paths[i], "-") != 0)
+			return 0;
+	for (i = 0; i < r->nsources; i++)
+		if (!SOURCE_IS_STREAM(r->sources[i]) || !r->sources[i]->done)
+			return 0;
+	return r->nsources > 0;
 }
 
 /* A file that appears under a new name may be one already read under its

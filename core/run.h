@@ -53,6 +53,11 @@ struct run_options {
 	/* threads to read files with (0: pass_default_jobs); the report is
 	 * the same for any number */
 	int		 jobs;
+	/* commands whose output are sources too (--cmd, already expanded),
+	 * and where streams keep a copy of what they read (NULL: nowhere) */
+	char *const	*cmds;
+	size_t		 ncmds;
+	const char	*spool_dir;
 };
 
 /* Discover the files under paths. Returns NULL with *why set when nothing
@@ -75,6 +80,14 @@ size_t		 run_rediscover(struct run *r);
 /* Feed one raw line as if read from src (used by --check-rules and tests). */
 void		 run_feed_line(struct run *r, struct source *src, const char *text,
 		    size_t len);
+/* Following: make the streams' reads return what there is. */
+void		 run_follow(struct run *r);
+/* The pipes of streams not at their end yet, for poll() (up to max);
+ * returns how many. */
+size_t		 run_stream_fds(const struct run *r, int *fds, size_t max);
+/* Nothing more can come: every source is a stream that has ended, and
+ * no path is a file or folder. */
+int		 run_streams_ended(const struct run *r);
 /* Files that could be read at least once. */
 size_t		 run_readable(const struct run *r);
 

@@ -103,10 +103,13 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	 * it is the rank's first event in most runs, which a report shows for
 	 * every rank, and reading it back would open every file again (on
 	 * NFS, a wait each). Every other event reads its line back. */
-	int keep = !fc->inplace || fc->src->kind != SOURCE_LOG ||
+	const struct source *src = fc->src;
+	int readable = src->kind == SOURCE_LOG || (SOURCE_IS_STREAM(src) && src->spool_fd >= 0 &&
+	    !src->spool_full);
+	int keep = !fc->inplace || !readable ||
 	    (sig->role != ROLE_PROGRESS && sig->role != ROLE_CONTEXT &&
 	    source_first_of_rank(fc->src, ln->rank));
-	struct event *ev = event_new(sig, ln, fc->src->name, keep ? NULL : fc->src->path,
+	struct event *ev = event_new(sig, ln, src->name, keep ? NULL : source_reread_path(src),
 	    fc->host, subject, ov);
 
 	rec_add(fc->sc->b, REC_EVENT)->u.ev = ev;
@@ -224,7 +227,7 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len)
 /* --- lines -------------------------------------------------------------- */
 
 static void
-scan_line(struct scanner *sc, struct source *src, const char *text, size_t len,
+scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
     uint64_t offset, unsigned long lineno, int inplace)
 {
 	struct line ln;
@@ -264,12 +267,137 @@ scan_line(struct scanner *sc, struct source *src, const char *text, size_t len,
 		wrap_keep(wrap_of(src), text, len, "", 0, lineno, offset, 0);
 }
 
+static void	doc_keep(struct scanner *, struct source *, const char *, size_t);
+
+/* The line(s) inside an envelope (a record's message may hold several),
+ * with what it said of them. They are not the file's bytes as they are:
+ * their events keep a copy. */
+static void
+scan_enveloped(struct scanner *sc, struct source *src, const struct envelope *env,
+    uint64_t offset, unsigned long lineno)
+{
+	const char *p = env->text, *e = env->text + env->len, *nl;
+	const char *host = env->node[0] != '\0' ? env->node : env->pod[0] != '\0' ? env->pod : NULL;
+
+	src->ls.env_label = env->index;
+	src->ls.env_host = host;
+	src->ls.env_hostlen = host != NULL ? strlen(host) : 0;
+	src->ls.env_ts = env->ts;
+	do {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		scan_plain(sc, src, p, (size_t)((nl != NULL ? nl : e) - p), offset, lineno, 0);
+		p = nl + 1;
+	} while (nl != NULL && p <= e);
+	src->ls.env_label = -1;
+	src->ls.env_host = NULL;
+	src->ls.env_hostlen = 0;
+	memset(&src->ls.env_ts, 0, sizeof src->ls.env_ts);
+}
+
+static void
+scan_line(struct scanner *sc, struct source *src, const char *text, size_t len,
+    uint64_t offset, unsigned long lineno, int inplace)
+{
+	const struct layouts *lay = matcher_rulebook(sc->matcher)->layouts;
+	struct envelope env;
+
+	if (src->document == DOC_READING) {
+		doc_keep(sc, src, text, len);
+		return;
+	}
+	if (lay != NULL && envelope_take(lay, &src->env, text, len, &env, &sc->envbuf))
+		scan_enveloped(sc, src, &env, offset, lineno);
+	else
+		scan_plain(sc, src, text, len, offset, lineno, inplace);
+}
+
 static void
 on_line(void *arg, struct source *src, const char *text, size_t len,
     uint64_t offset, unsigned long lineno, int truncated)
 {
 	(void)truncated;
 	scan_line(arg, src, text, len, offset, lineno, 1);
+}
+
+/* --- whole JSON documents -------------------------------------------------- */
+
+#define DOC_MAX	(256u << 20)	/* a larger document is read as text lines */
+
+struct docctx {
+	struct scanner	*sc;
+	struct source	*src;
+	unsigned long	 n;
+};
+
+static void
+on_record(void *arg, const struct envelope *env)
+{
+	struct docctx *dc = arg;
+
+	scan_enveloped(dc->sc, dc->src, env, 0, ++dc->n);
+}
+
+/* What was kept of a document that is none after all, as text lines. */
+static void
+doc_as_text(struct scanner *sc, struct source *src)
+{
+	const char *p = src->doc->s, *e = p + src->doc->len, *nl;
+	unsigned long n = 0;
+
+	src->document = DOC_DONE;
+	for (; p < e; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
+			nl = e;
+		scan_line(sc, src, p, (size_t)(nl - p), (uint64_t)(p - src->doc->s), ++n, 1);
+	}
+	buf_release(src->doc);
+}
+
+static void
+doc_keep(struct scanner *sc, struct source *src, const char *text, size_t len)
+{
+	if (src->doc->len + len + 1 > DOC_MAX) {
+		notes_add(&sc->b->notes, NOTE_WARN, src->name, 0, 0, "a JSON document larger "
+		    "than %u MiB: read as text lines, not record by record", DOC_MAX >> 20);
+		buf_add(src->doc, text, len);
+		doc_as_text(sc, src);
+		return;
+	}
+	buf_add(src->doc, text, len);
+	buf_add(src->doc, "\n", 1);
+}
+
+/* At the end of what there is: read the document if it is whole (must:
+ * it will not grow), else wait for the rest. */
+static void
+doc_end(struct scanner *sc, struct source *src, int must)
+{
+	struct docctx dc = { sc, src, 0 };
+	unsigned long line;
+	char *why;
+	long n = envelope_document(matcher_rulebook(sc->matcher)->layouts, &src->env,
+	    src->doc->s != NULL ? src->doc->s : "", src->doc->len, on_record, &dc, &why, &line);
+
+	if (n < 0 && !must) {
+		free(why);
+		return;
+	}
+	if (n > 0) {
+		src->document = DOC_DONE;
+		buf_release(src->doc);
+		return;
+	}
+	if (n == 0) {
+		/* valid JSON, but no log: a config.json beside the logs */
+		notes_add(&sc->b->notes, NOTE_INFO, src->name, 0, 0, "a JSON document with no "
+		    "list of log records rankwatch knows (rules/layouts: records.lists); left out");
+		src->document = DOC_DONE;
+		buf_release(src->doc);
+		return;
+	}
+	notes_add(&sc->b->notes, NOTE_ERROR, src->name, line, 0, "%s; read as text lines", why);
+	free(why);
+	doc_as_text(sc, src);
 }
 
 /* A dated line in buf[0..n): its stamp is the year anchor. */
@@ -325,6 +453,13 @@ on_chunk(void *arg, struct source *src, const char *p, size_t n)
 			src->ls.anchor_dated = 1;
 		}
 	}
+	/* a whole JSON document, not lines: kept until it is complete */
+	if (src->document == DOC_NO && src->offset == 0 && src->carrylen == 0 &&
+	    !src->env.seen && envelope_is_document(p, n)) {
+		src->document = DOC_READING;
+		if (src->doc == NULL)
+			src->doc = xcalloc(1, sizeof *src->doc);
+	}
 	matcher_scan(sc->matcher, p, n);
 }
 
@@ -333,6 +468,7 @@ scanner_init(struct scanner *sc, struct matcher *m, const int64_t *anchor)
 {
 	sc->matcher = m;
 	sc->buf = xmalloc(SOURCE_CHUNK + 1);
+	memset(&sc->envbuf, 0, sizeof sc->envbuf);
 	sc->b = NULL;
 	sc->anchor = anchor != NULL ? *anchor : 0;
 	sc->anchor_dated = anchor != NULL;
@@ -345,6 +481,7 @@ scanner_release(struct scanner *sc)
 {
 	free(sc->buf);
 	sc->buf = NULL;
+	buf_release(&sc->envbuf);
 }
 
 void
@@ -363,6 +500,12 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 	if (!more) {
 		if (final)
 			source_flush(src, on_line, sc);
+		if (src->document == DOC_READING)
+			doc_end(sc, src, final || src->done);
+		if (envstate_backwards(&src->env))
+			notes_add(&b->notes, NOTE_WARN, src->name, 0, 0, "its records come newest "
+			    "first (logcli without --forward?): a traceback's lines are read in "
+			    "reverse, and the first failure is still found by time");
 		/* what a next line might continue: nothing when it has no
 		 * text, or when none will follow */
 		if (src->wrap != NULL && (src->wrap->len == 0 || final))

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "event.h"
 #include "line.h"
 #include "matcher.h"
@@ -59,6 +60,7 @@ struct batch {
 struct scanner {
 	struct matcher	*matcher;
 	char		*buf;		/* SOURCE_CHUNK */
+	struct buf	 envbuf;	/* an envelope's decoded line */
 	struct batch	*b;		/* being filled */
 	int64_t		 anchor;	/* the run's year anchor */
 	int		 anchor_dated;	/* ... if it has one; else ask: */

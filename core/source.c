@@ -8,11 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <yaml.h>
 
 #include "buf.h"
 #include "source.h"
+#include "stream.h"
 #include "xmalloc.h"
 
 struct source *
@@ -32,7 +35,101 @@ source_new(const char *path, const char *name, enum source_kind kind,
 	src->line_max = SOURCE_LINE_MAX;
 	linestate_init(&src->ls, rank, node, 0);
 	src->ls.nproc = nproc;
+	src->fd = kind == SOURCE_STDIN ? 0 : -1;
+	src->spool_fd = -1;
+	envstate_init(&src->env);
 	return src;
+}
+
+struct source *
+source_new_stream(const char *cmd, int rank, const char *spool_dir, struct notes *ns)
+{
+	struct source *src = source_new(cmd ? cmd : "-", cmd ? cmd : "(stdin)",
+	    cmd ? SOURCE_CMD : SOURCE_STDIN, rank, -1, 0);
+	char *why = NULL;
+	struct stamp now;
+
+	/* a stream is written now: a time without a year is of the last
+	 * twelve months (what a file's mtime says for a file) */
+	stamp_from_epoch((int64_t)time(NULL), 0, &now);
+	src->ls.anchor = now.sec;
+	if (cmd != NULL && (src->fd = stream_spawn(cmd, &src->child, &why)) < 0) {
+		notes_add(ns, NOTE_ERROR, src->name, 0, 0, "%s", why);
+		free(why);
+		src->failed = EIO;
+		src->done = 1;
+	}
+	if (spool_dir != NULL && !src->done)
+		source_spool(src, spool_dir, ns);
+	return src;
+}
+
+void
+source_spool(struct source *src, const char *dir, struct notes *ns)
+{
+	char *tmp = xasprintf("%s/rankwatch-stream-XXXXXX", dir);
+
+	/* unlinked at once, and read again through /proc/self/fd: nothing
+	 * is left behind, however rankwatch ends */
+	if ((src->spool_fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+		notes_add(ns, NOTE_WARN, src->name, 0, 0, "cannot keep a copy in %s (%s): "
+		    "its lines cannot be shown again", dir, strerror(errno));
+		free(tmp);
+		return;
+	}
+	unlink(tmp);
+	free(tmp);
+	src->spool = xasprintf("/proc/self/fd/%d", src->spool_fd);
+}
+
+const char *
+source_reread_path(const struct source *src)
+{
+	return SOURCE_IS_STREAM(src) ? src->spool : src->path;
+}
+
+/* Keep a stream's bytes, at the offsets they have in the stream. */
+static void
+spool(struct source *src, const char *p, size_t n, struct notes *ns)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = write(src->spool_fd, p, n)) < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			notes_add(ns, NOTE_WARN, src->name, 0, 0, "cannot keep a copy in %s (%s): "
+			    "what follows cannot be shown again", src->spool,
+			    w < 0 ? strerror(errno) : "short write");
+			/* what was kept stays readable: events point at it */
+			src->spool_full = 1;
+			return;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* A stream at its end: close its pipe and say how its command ended. */
+static void
+stream_end(struct source *src, struct notes *ns)
+{
+	char b[96];
+
+	src->done = 1;
+	if (src->kind != SOURCE_CMD)
+		return;
+	if (src->fd >= 0)
+		close(src->fd);
+	src->fd = -1;
+	/* a command that failed says so (kubectl: no such pod); one that
+	 * ended well is what a finished job's log does, and not noted */
+	if (src->child > 0 && stream_reap(src->child, &src->status)) {
+		src->ended = 1;
+		if (!WIFEXITED(src->status) || WEXITSTATUS(src->status) != 0)
+			notes_add(ns, NOTE_WARN, src->name, 0, 0, "the command %s",
+			    stream_status(src->status, b, sizeof b));
+	}
 }
 
 void
@@ -45,6 +142,17 @@ source_free(struct source *src)
 		free(src->hosts[--src->nhosts]);
 	free(src->hosts);
 	free(src->kept_ranks);
+	if (src->kind == SOURCE_CMD && src->fd >= 0)
+		close(src->fd);
+	if (src->child > 0 && !src->ended)
+		stream_stop(src->child);
+	if (src->spool_fd >= 0)
+		close(src->spool_fd);
+	free(src->spool);
+	envstate_release(&src->env);
+	if (src->doc != NULL)
+		buf_release(src->doc);
+	free(src->doc);
 	free(src);
 }
 
@@ -428,8 +536,8 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 	    (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec == src->mtime_ns &&
 	    !src->skipping)
 		return 0;
-	if (src->kind == SOURCE_STDIN)
-		fd = 0;
+	if (SOURCE_IS_STREAM(src))
+		fd = src->fd;
 	else if ((fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0) {
 		failure(src, ns, errno, "cannot open");
 		return -1;
@@ -438,7 +546,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		failure(src, ns, errno, "cannot stat");
 		goto out;
 	}
-	if (src->kind != SOURCE_STDIN) {
+	if (!SOURCE_IS_STREAM(src)) {
 		if (!S_ISREG(sb.st_mode)) {
 			failure(src, ns, SOURCE_NOT_REGULAR, NULL);
 			total = -1;
@@ -496,8 +604,8 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			break;
 		}
 		if (r == 0) {
-			if (src->kind == SOURCE_STDIN)
-				src->done = 1;
+			if (SOURCE_IS_STREAM(src))
+				stream_end(src, ns);
 			break;
 		}
 		if (base == 0 && looks_binary(buf, (size_t)r)) {
@@ -523,6 +631,8 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		}
 		total += r;
 		src->bytes += (uint64_t)r;
+		if (src->spool_fd >= 0 && !src->spool_full)
+			spool(src, buf, (size_t)r, ns);
 		if (src->chunk_fn != NULL)
 			src->chunk_fn(arg, src, buf, (size_t)r);
 		source_feed(src, buf, (size_t)r, ns, fn, arg);
@@ -533,7 +643,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		}
 	}
 out:
-	if (fd > 0)
+	if (!SOURCE_IS_STREAM(src) && fd >= 0)
 		close(fd);
 	if (src->carrylen == 0 && src->carrycap > 0) {	/* thousands of files */
 		free(src->carry);

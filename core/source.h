@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "buf.h"
+#include "envelope.h"
 #include "line.h"
 #include "notes.h"
 
@@ -25,7 +27,17 @@ enum source_kind {
 	SOURCE_LOG,
 	SOURCE_ERRORJSON,	/* torchrun error.json: one synthetic line */
 	SOURCE_STDIN,
+	SOURCE_CMD,		/* the output of a command rankwatch runs (core/stream.h) */
 };
+
+enum {
+	DOC_NO,		/* lines */
+	DOC_READING,	/* a JSON document, being kept */
+	DOC_DONE,	/* read; what follows is not looked at */
+};
+
+/* Standard input and commands: read from a pipe, not opened by path. */
+#define SOURCE_IS_STREAM(s)	((s)->kind == SOURCE_STDIN || (s)->kind == SOURCE_CMD)
 
 struct source {
 	char		*path;		/* to open */
@@ -64,6 +76,22 @@ struct source {
 	size_t		 headlen;
 	size_t		 id;		/* the owner's index for this source */
 	struct wrap	*wrap;		/* the scanner's kept half-record (core/scan.c) */
+	/* a stream's: its pipe (0 for standard input; -1 once closed), the
+	 * command's process (0: none) and how it ended; and the spool, an
+	 * unlinked file in $TMPDIR that keeps what was read so that the
+	 * console can show it again, by its /proc/self/fd name (NULL: none) */
+	int		 fd;
+	pid_t		 child;
+	int		 ended;		/* the command was reaped: */
+	int		 status;	/* ... its wait status */
+	char		*spool;
+	int		 spool_fd;
+	int		 spool_full;	/* a write failed: what follows is not kept */
+	struct envstate	 env;		/* what wraps its lines (core/envelope.h) */
+	/* a whole JSON document (an Elasticsearch response, an aws logs
+	 * export) is kept until it is complete, then read record by record */
+	int		 document;	/* DOC_* */
+	struct buf	*doc;
 	char		**hosts;	/* host names its lines gave, for their events */
 	size_t		  nhosts;
 	int		 *kept_ranks;	/* ranks whose first failure-like line was kept */
@@ -82,6 +110,16 @@ typedef void (*source_line_fn)(void *arg, struct source *src,
 struct source	*source_new(const char *path, const char *name,
 		    enum source_kind kind, int rank, int node, int nproc);
 void		 source_free(struct source *src);
+/* A stream source: standard input (cmd NULL) or cmd's output, run now;
+ * spool_dir: where to keep what it reads (NULL: nowhere). A command that
+ * cannot be started leaves a failed source and a note. */
+struct source	*source_new_stream(const char *cmd, int rank, const char *spool_dir,
+		    struct notes *ns);
+/* Keep what a stream reads in a new file in dir (a note when it cannot). */
+void		 source_spool(struct source *src, const char *dir, struct notes *ns);
+/* The file a source's lines can be read again from: its path, its
+ * spool, or NULL (a stream without one). */
+const char	*source_reread_path(const struct source *src);
 /* Read what was appended since the last call (the whole file the first
  * time) and hand each complete line to fn. buf is scratch of at least
  * SOURCE_CHUNK bytes. Returns bytes read, or -1 when the file could not be

@@ -40,7 +40,8 @@ check "... and leaves no conftest or confdefs.h behind" sh -c '! ls "$1"/conftes
 bin="$prefix/bin/rankwatch"
 data="$prefix/share/rankwatch"
 check "the binary is installed" [ -x "$bin" ]
-check "the rules are installed" [ "$(ls "$data/rules" | wc -l)" -eq "$(ls "$top_srcdir/rules"/*.yaml | wc -l)" ]
+check "the rules are installed" [ "$(ls "$data/rules"/*.yaml | wc -l)" -eq "$(ls "$top_srcdir/rules"/*.yaml | wc -l)" ]
+check "... and the layouts (pods and log stores)" cmp "$data/rules/layouts/kubernetes.yaml" "$top_srcdir/rules/layouts/kubernetes.yaml"
 check "the themes are installed" [ -n "$(ls "$data/themes")" ]
 check "the samples are installed (for --demo)" [ -d "$data/samples/oom-collateral" ]
 bcdir="$prefix/share/bash-completion/completions"
@@ -76,6 +77,9 @@ cd "$TMP" || exit 1
 check "the installed binary diagnoses a sample (exit 1)" [ "$rc" -eq 1 ]
 check "... with its own rules: the right entry" grep -q '"entry": "cuda-oom"' "$TMP/r.json"
 check "... and says nothing of missing rules" [ ! -s "$TMP/r.err" ]
+"$bin" --report --format json "$data/samples/k8s-pytorchjob-oom" > "$TMP/k.json" 2>&1
+check "... and with its installed layouts, a pod's name gives its rank" \
+    grep -q '"rank_from": "pod"' "$TMP/k.json"
 if command -v bash >/dev/null 2>&1; then
 	# the installed binary and completion: --demo= names the installed samples
 	got=$(PATH="$prefix/bin:$PATH" bash --norc --noprofile -c '. "$1" &&

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include "rulecheck.h"
 #include "theme.h"
 #include "run.h"
+#include "stream.h"
 #include "tui.h"
 #include "watch.h"
 #include "xmalloc.h"
@@ -63,13 +65,16 @@ usage(FILE *fp)
 	    "\n"
 	    "PATH is a run directory, log files, or - for standard input.\n"
 	    "\n"
+	    "      --cmd COMMAND       also read COMMAND's output as a log, live; braces\n"
+	    "                          expand: --cmd 'kubectl logs -f job-worker-{0..15}'\n"
+	    "                          runs 16 commands, one log each\n"
 	    "  -r, --report            print the diagnosis and exit (no console)\n"
 	    "  -f, --format FORMAT     text (default), json, markdown or prometheus; jsonl with\n"
 	    "                          --watch; json also with --list-rules, --show, --errors,\n"
 	    "                          --list-themes; prometheus with --report and --watch\n"
 	    "  -o, --output FILE       write the report to FILE atomically (a temporary file\n"
 	    "                          renamed over it); --watch --format prometheus rewrites\n"
-	    "                          it when the diagnosis changes, and every 15 s\n"
+	    "                          it as new lines are read, and every 15 s\n"
 	    "  -R, --rules DIR         also load encyclopedia entries from DIR\n"
 	    "      --theme NAME        console colours: dark, light, high-contrast, mono, or yours\n"
 	    "      --all-attempts      read every torchrun attempt_N, not only the last\n"
@@ -515,17 +520,18 @@ prom_due(const struct prom_state *ps, const struct run *r)
 	return !ps->written || wait < 0 ? 0 : wait;
 }
 
-/* Write the exposition when it is due; -1 when the first write fails
- * (later failures are said once and tried again). */
+/* Write the exposition when it is due (or now, force: the streams have
+ * ended); -1 when the first write fails (later failures are said once and
+ * tried again). */
 static int
-prom_update(struct prom_state *ps, struct run *r, const struct analysis *an)
+prom_update(struct prom_state *ps, struct run *r, const struct analysis *an, int force)
 {
 	struct report_clock clk;
 	struct buf b = BUF_INIT;
 	char *why = NULL;
 	int rc;
 
-	if (prom_due(ps, r) > 0)
+	if (!force && prom_due(ps, r) > 0)
 		return 0;
 	clk.now = (int64_t)time(NULL);
 	clk.changed = (int64_t)ps->changed;
@@ -586,6 +592,23 @@ any_dir(const struct run *r)
 	return 0;
 }
 
+/* Streams (standard input, --cmd) polled at once; more are read on the
+ * watch's timer. */
+#define WATCH_STREAMS	256
+
+/* Only streams, and no folder where files may appear: when the streams
+ * have all ended, nothing more will come. */
+static int
+streams_only(const struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsources; i++)
+		if (!SOURCE_IS_STREAM(r->sources[i]))
+			return 0;
+	return !any_dir(r);
+}
+
 /* --watch: follow the run until SIGINT/SIGTERM. First the verdict on
  * what was already written (after its events, with --replay), then each
  * new event (not progress or context ones, unless --all-events) and each
@@ -601,12 +624,14 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 	size_t shown = 0;
 	const char *why;
 	struct prom_state ps;
+	int sfd[WATCH_STREAMS], ending = 0;
 
 	memset(&ps, 0, sizeof ps);
 	ps.path = wo->output;
 	ps.interval_ms = poll_ms > 0 ? poll_ms : WATCH_POLL_MS;
 	ps.changed = time(NULL);
 	notes_init(&wn);
+	run_follow(r);
 	w = watch_new((const char *const *)r->paths, r->npaths, poll_ms, &wn);
 	print_notes(&wn, NOTE_INFO);
 	notes_release(&wn);
@@ -625,7 +650,7 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 		const struct analysis *an;
 		int rescan = 0;
 
-		run_scan(r, 0);
+		run_scan(r, ending);
 		for (; shown < r->notes.n; shown++) {
 			char *s = note_format(&r->notes.v[shown]);
 
@@ -654,7 +679,7 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 				free(last);
 				last = xstrdup(b.s ? b.s : "");
 			}
-			if (prom_update(&ps, r, an) != 0) {
+			if (prom_update(&ps, r, an, ending) != 0) {
 				free(last);
 				buf_release(&b);
 				watch_free(w);
@@ -681,28 +706,46 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 		}
 		if (out_errno != 0)
 			break;	/* the reader has gone */
+		if (ending)
+			break;
+		if (streams_only(r) && run_stream_fds(r, sfd, 1) == 0) {
+			ending = 1;	/* every stream has ended: read their last lines */
+			continue;
+		}
 		while (!stop) {
-			/* the watch, and standard output: a pipe whose reader went
-			 * away reports POLLERR without a write (head -1 got its line) */
-			struct pollfd pf[2] = { pfd, { ps.path ? -1 : STDOUT_FILENO, 0, 0 } };
-			int ms = watch_timeout(w), rc;
+			/* standard output: a pipe whose reader went away reports
+			 * POLLERR without a write (head -1 got its line); the
+			 * watch; the streams */
+			struct pollfd pf[2 + WATCH_STREAMS];
+			size_t ns = run_stream_fds(r, sfd, WATCH_STREAMS), np = 1, k;
+			int rc, readable = 0, ms = ns < WATCH_STREAMS ? watch_timeout(w) :
+			    watch_timeout(w) >= 0 && watch_timeout(w) < 100 ? watch_timeout(w) : 100;
 
+			/* --output: no reader to watch for */
+			pf[0] = (struct pollfd){ ps.path ? -1 : STDOUT_FILENO, 0, 0 };
+			if (pfd.fd >= 0)
+				pf[np++] = pfd;
+			for (k = 0; k < ns; k++)
+				pf[np++] = (struct pollfd){ sfd[k], POLLIN, 0 };
 			if (ps.path != NULL) {	/* the file may be due before the watch is */
 				long long due = prom_due(&ps, r);
 
 				if (ms < 0 || due < ms)
 					ms = (int)due;
 			}
-			rc = pfd.fd >= 0 ? poll(pf, 2, ms) : poll(pf + 1, 1, ms);
+			rc = poll(pf, (nfds_t)np, ms);
 			if (rc < 0 && errno != EINTR)
 				break;
 			if (ps.path != NULL && prom_due(&ps, r) == 0)
 				break;
-			if (pf[1].revents & (POLLERR | POLLHUP)) {
+			if (pf[0].revents & (POLLERR | POLLHUP)) {
 				out_errno = EPIPE;
 				break;
 			}
-			if (watch_check(w, &rescan))
+			for (k = np - ns; k < np; k++)
+				if (pf[k].revents != 0)
+					readable = 1;
+			if (watch_check(w, &rescan) || readable)
 				break;
 		}
 		if (out_errno != 0)
@@ -716,7 +759,46 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 	free(ps.failing);
 	buf_release(&b);
 	watch_free(w);
-	return out_status(0);
+	/* the streams ended: the run's answer, as a report's */
+	return out_status(ending && r->incident->lines > 0 ?
+	    report_exit_status(incident_analyse(r->incident)) : 0);
+}
+
+/* --cmd's commands, expanded. */
+static char **cmds;
+static size_t ncmds;
+
+static void
+free_cmds(void)
+{
+	while (ncmds > 0)
+		free(cmds[--ncmds]);
+	free(cmds);
+	cmds = NULL;
+}
+
+static int
+add_cmds(const char *pattern)
+{
+	char **v, *why = NULL;
+	size_t n = stream_expand(pattern, &v, &why), i;
+
+	if (n == 0 || ncmds + n > STREAM_MAX) {
+		fprintf(stderr, "rankwatch: --cmd %s: %s\n", pattern, why ? why :
+		    "more than " STREAM_MAX_S " commands in all");
+		free(why);
+		for (i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		return 2;
+	}
+	if (cmds == NULL)
+		atexit(free_cmds);
+	cmds = xrealloc(cmds, (ncmds + n) * sizeof *cmds);
+	memcpy(cmds + ncmds, v, n * sizeof *v);
+	ncmds += n;
+	free(v);
+	return 0;
 }
 
 int
@@ -741,6 +823,7 @@ main(int argc, char **argv)
 		{ "demo", optional_argument, NULL, 'D' },
 		{ "poll", optional_argument, NULL, 'O' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "cmd", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -839,6 +922,12 @@ main(int argc, char **argv)
 			poll_ms = optarg ? atoi(optarg) : WATCH_POLL_MS;
 			if (poll_ms <= 0) {
 				fprintf(stderr, "rankwatch: --poll takes milliseconds, e.g. --poll=500\n");
+				free(rules);
+				return 2;
+			}
+			break;
+		case 'c':
+			if (add_cmds(optarg) != 0) {
 				free(rules);
 				return 2;
 			}
@@ -955,8 +1044,14 @@ main(int argc, char **argv)
 		notes_release(&ns);
 		return status;
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "rankwatch: no log path given (a run's folder, log files, or -)\n"
+	ro.cmds = cmds;
+	ro.ncmds = ncmds;
+	if (mode == MODE_CONSOLE)
+		ro.spool_dir = getenv("TMPDIR") && *getenv("TMPDIR") == '/' ? getenv("TMPDIR") :
+		    "/tmp";
+	if (optind >= argc && ncmds == 0) {
+		fprintf(stderr, "rankwatch: no log path given (a run's folder, log files, -, or "
+		    "--cmd)\n"
 		    "Try 'rankwatch --help'.\n");
 		config_release(&cfg);
 		rulebook_free(rb);
@@ -1009,10 +1104,26 @@ main(int argc, char **argv)
 		char *dirs[2];
 		size_t nd = 0;
 
-		if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO) ||
-		    (argc - optind == 1 && strcmp(argv[optind], "-") == 0)) {
-			fprintf(stderr, "rankwatch: the console needs a terminal (and the logs not on "
-			    "standard input); use --report\n");
+		/* the logs may come on standard input: then the keys come
+		 * from the terminal, /dev/tty, as less does it */
+		int tty = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
+
+		if (tty >= 0)
+			close(tty);
+		for (i = (size_t)optind; i < (size_t)argc; i++)
+			if (strcmp(argv[i], "-") == 0 && isatty(STDIN_FILENO)) {
+				fprintf(stderr, "rankwatch: - reads the logs from standard input, "
+				    "which is the terminal here: pipe them in (kubectl logs -f POD | "
+				    "rankwatch -)\n");
+				run_free(r);
+				config_release(&cfg);
+				rulebook_free(rb);
+				notes_release(&ns);
+				return 2;
+			}
+		if (!isatty(STDOUT_FILENO) || (!isatty(STDIN_FILENO) && tty < 0)) {
+			fprintf(stderr, "rankwatch: the console needs a terminal; use --report or "
+			    "--watch\n");
 			run_free(r);
 			config_release(&cfg);
 			rulebook_free(rb);

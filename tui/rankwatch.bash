@@ -266,6 +266,12 @@ _rankwatch()
 		_rankwatch_reply
 		return
 		;;
+	--cmd)
+		# a command line: the commands on PATH for its first word
+		compopt -o default 2>/dev/null
+		COMPREPLY=($(compgen -c -- "$cur"))
+		return
+		;;
 	--theme)
 		_rankwatch_themes
 		_rankwatch_reply
@@ -291,7 +297,7 @@ _rankwatch()
 	[[ $split == true ]] && return
 
 	if [[ $cur == -* ]]; then
-		names=(--report --format --output --rules --theme --all-attempts --jobs --all-events
+		names=(--report --format --output --rules --theme --all-attempts --jobs --cmd --all-events
 			--watch --poll --poll= --demo --demo= --replay --check-rules
 			--list-rules --list-themes --show --errors --help --version)
 		[[ $cur == - ]] && names+=(-)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -576,6 +577,20 @@ global_key(struct tui *t, enum action a, int code)
 	}
 }
 
+/* A stream (standard input, --cmd) has something to read, or has ended. */
+static int
+streams_readable(const struct run *r)
+{
+	int fds[64];
+	struct pollfd pf[64];
+	size_t n = run_stream_fds(r, fds, 64), i;
+
+	for (i = 0; i < n; i++)
+		pf[i] = (struct pollfd){ fds[i], POLLIN, 0 };
+	/* past 64 streams, each key-press tick reads them all */
+	return n == 64 || (n > 0 && poll(pf, (nfds_t)n, 0) > 0);
+}
+
 int
 tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
     size_t npaths, const char *theme_name, char **theme_dirs, size_t nthemedirs,
@@ -590,6 +605,8 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	struct watch *w = NULL;
 	struct timespec last, now;
 	size_t i;
+	FILE *ttyin = NULL;
+	SCREEN *screen;
 
 	memset(&t, 0, sizeof t);
 	t.run = r;
@@ -614,10 +631,21 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (initscr() == NULL) {
-		fprintf(stderr, "rankwatch: cannot open the terminal\n");
+	/* keys from the terminal: standard input, or /dev/tty when the
+	 * logs come on standard input (as less does) */
+	if (!isatty(STDIN_FILENO) && (ttyin = fopen("/dev/tty", "re")) == NULL) {
+		fprintf(stderr, "rankwatch: cannot open the terminal (/dev/tty): %s\n",
+		    strerror(errno));
 		return 2;
 	}
+	if ((screen = newterm(NULL, stdout, ttyin != NULL ? ttyin : stdin)) == NULL) {
+		fprintf(stderr, "rankwatch: cannot open the terminal\n");
+		if (ttyin != NULL)
+			fclose(ttyin);
+		return 2;
+	}
+	set_term(screen);
+	run_follow(r);
 	raw();
 	noecho();
 	nonl();
@@ -705,6 +733,8 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 			redraw = 1;	/* its progress, or where it ended: drawn at once */
 		timeout(more || working >= 0 ? 0 : w != NULL ? 100 : 1000);
 		rc = get_wch(&ch);
+		if (!more && streams_readable(r))
+			more = 1;
 		if (!more && w != NULL) {
 			int rescan = 0;
 
@@ -763,6 +793,9 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 		redraw = 1;
 	}
 	endwin();
+	delscreen(screen);
+	if (ttyin != NULL)
+		fclose(ttyin);
 	watch_free(w);
 	while (t.depth > 0)
 		pop(&t);

@@ -176,12 +176,16 @@ load(struct tui *t, struct logview *lv)
 	for (i = 0; i < t->run->nsources; i++) {
 		struct source *orig = t->run->sources[i], *s;
 
-		if (orig->kind == SOURCE_STDIN)
+		/* a stream is read again from its spool, as a file */
+		if (source_reread_path(orig) == NULL)
 			continue;
 		if (lv->rank >= 0 && orig->rank >= 0 && orig->rank != lv->rank)
 			continue;
-		s = source_new(orig->path, orig->name, orig->kind, orig->rank, orig->node, orig->nproc);
-		s->ls.anchor = orig->ls.anchor_dated ? orig->ls.anchor : orig->mtime;
+		s = source_new(source_reread_path(orig), orig->name,
+		    SOURCE_IS_STREAM(orig) ? SOURCE_LOG : orig->kind, orig->rank, orig->node,
+		    orig->nproc);
+		s->ls.anchor = orig->ls.anchor_dated || SOURCE_IS_STREAM(orig) ? orig->ls.anchor :
+		    orig->mtime;
 		s->ls.anchor_dated = orig->ls.anchor_dated;
 		c.ls = s->ls;
 		c.src = (uint32_t)i;
@@ -364,7 +368,8 @@ fd_of(struct tui *t, struct logview *lv, uint32_t src)
 	lv->fd_next = (lv->fd_next + 1) % FD_CACHE;
 	if (lv->fds[i].fd >= 0)
 		close(lv->fds[i].fd);
-	lv->fds[i].fd = open(t->run->sources[src]->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	lv->fds[i].fd = source_reread_path(t->run->sources[src]) == NULL ? -1 :
+	    open(source_reread_path(t->run->sources[src]), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	lv->fds[i].src = src;
 	return lv->fds[i].fd;
 }

@@ -114,7 +114,8 @@ draw_header(struct tui *t)
 		snprintf(pct, sizeof pct, "loading %zu/%zu files", t->run->cursor,
 		    t->run->nsources);
 	else
-		snprintf(pct, sizeof pct, t->watching ? "following" : "finished");
+		snprintf(pct, sizeof pct, !t->watching ? "finished" :
+		    run_streams_ended(t->run) ? "stream ended" : "following");
 	if (COLS < 120)
 		stamp_format(&in->first, 0, a, sizeof a);
 	{

@@ -18,7 +18,7 @@ set -eu
 : "${PCRE2_CFLAGS=$(pkg-config --cflags libpcre2-8 2>/dev/null || :)}"
 : "${PCRE2_LIBS=$(pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)}"
 : "${YAML_CFLAGS=$(pkg-config --cflags yaml-0.1 2>/dev/null || :)}"
-: "${YAML_LIBS=$(pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)}"
+: "${YAML_LIBS=$(pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml) -ljansson}"
 if [ -z "${CORE_SOURCES:-}" ]; then
 	CORE_SOURCES=$(cd "$top_srcdir" && ls core/*.c)
 fi
