@@ -637,6 +637,7 @@ static const struct report_format formats[] = {
 	{ "json", render_json },
 	{ "markdown", render_markdown },
 	{ "md", render_markdown },
+	{ "prometheus", report_render_prometheus },
 };
 
 const struct report_format *

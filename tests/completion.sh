@@ -132,11 +132,14 @@ check "rules/ has nccl-watchdog-timeout" [ -f "$top_srcdir/rules/nccl-watchdog-t
 for m in $modes; do
 	echo "# $m"
 	check "$m: --fo<Tab> is --format" is "--format" "$(comp "$m" 'rankwatch --fo')"
-	check "$m: --format <Tab>: the four formats" is "$(lines json jsonl markdown text)" \
+	check "$m: --format <Tab>: the five formats" is "$(lines json jsonl markdown prometheus text)" \
 	    "$(comp "$m" 'rankwatch --format ')"
 	check "$m: --format=j<Tab>: json, jsonl" is "$(lines json jsonl)" "$(comp "$m" 'rankwatch --format=j')"
 	check "$m: -r -f m<Tab>: markdown" is markdown "$(comp "$m" 'rankwatch -r -f m')"
 	check "$m: -rf m<Tab>: markdown" is markdown "$(comp "$m" 'rankwatch -rf m')"
+	check "$m: --format p<Tab>: prometheus" is prometheus "$(comp "$m" 'rankwatch --format p')"
+	check "$m: --output <Tab>: paths" is "$D/run.log" "$(comp "$m" "rankwatch --output $D/run.")"
+	check "$m: -ro <Tab>: paths" is "$D/run.log" "$(comp "$m" "rankwatch -ro $D/run.")"
 	got=$(comp "$m" 'rankwatch --')
 	# shellcheck disable=SC2086
 	check "$m: --<Tab> offers every long option of --help" has "$got" $helpopts

@@ -51,6 +51,8 @@ man1="$prefix/share/man/man1/rankwatch.1"
 man5="$prefix/share/man/man5/rankwatch-rules.5"
 check "the manual pages are installed" sh -c '[ -f "$1" ] && [ -f "$2" ]' _ "$man1" "$man5"
 check "... rankwatch(1) names the prefix's data folder" grep -qxF ".It Pa $data/" "$man1"
+check "the Alertmanager example is installed, executable, in the documentation's examples/" \
+    [ -x "$prefix/share/doc/rankwatch/examples/alertmanager.sh" ]
 # rendered as man would: mandoc (./bootstrap installs it), or man -l
 render() {
 	if command -v mandoc >/dev/null 2>&1; then

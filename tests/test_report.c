@@ -203,6 +203,92 @@ test_lines_read_back(void **state)
 	tu_rmdir(rdir);
 }
 
+/* The exposition on a fixed clock: the families and their values, the
+ * ages from the clock, the lag from the newest rank; the label values are
+ * escaped. */
+static void
+test_prometheus(void **state)
+{
+	char *dir, *rdir;
+	struct rulebook *rb;
+	struct run *r = make_run(&dir, &rdir, &rb);
+	struct buf out = BUF_INIT;
+	/* 2024-03-02 10:00:35 UTC: 35 s after rank 0's line, 30 after rank 1's */
+	struct report_clock clk = { 1709373635, 1709373600 };
+
+	(void)state;
+	report_prometheus(r, incident_analyse(r->incident), &clk, &out);
+	assert_non_null(strstr(out.s, "# TYPE rankwatch_up gauge\nrankwatch_up 1\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_verdict{verdict=\"healthy\"} 0\n"
+	    "rankwatch_verdict{verdict=\"failure\"} 1\nrankwatch_verdict{verdict=\"hang\"} 0\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_initiating_known 1\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_initiating_rank 1\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_diagnosis_score{entry=\"boom\",category=\"memory\","
+	    "severity=\"high\"} "));
+	assert_non_null(strstr(out.s, "\nrankwatch_ranks{role=\"initiating\"} 1\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_lines_total 2\n"));
+	assert_non_null(strstr(out.s, "# TYPE rankwatch_rank_idle_seconds histogram\n"
+	    "rankwatch_rank_idle_seconds_bucket{le=\"10\"} 0\n"
+	    "rankwatch_rank_idle_seconds_bucket{le=\"30\"} 1\n"
+	    "rankwatch_rank_idle_seconds_bucket{le=\"60\"} 2\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_rank_idle_seconds_bucket{le=\"+Inf\"} 2\n"
+	    "rankwatch_rank_idle_seconds_sum 65\nrankwatch_rank_idle_seconds_count 2\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_rank_lag_seconds_bucket{le=\"10\"} 2\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_rank_lag_seconds_sum 5\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_last_line_timestamp_seconds 1709373605\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_last_change_timestamp_seconds 1709373600\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_generated_timestamp_seconds 1709373635\n"));
+	assert_true(out.s[out.len - 1] == '\n');
+	/* the wall clock, through the format table: the same families */
+	render(r, "prometheus", &out);
+	assert_non_null(strstr(out.s, "rankwatch_rank_lag_seconds_sum 5\n"));
+	buf_release(&out);
+	run_free(r);
+	rulebook_free(rb);
+	tu_rmdir(dir);
+	tu_rmdir(rdir);
+}
+
+/* Nothing read: rankwatch_up 0, and no verdict, least of all healthy. */
+static void
+test_prometheus_nothing_read(void **state)
+{
+	char *dir = tu_tmpdir(), *rdir = tu_tmpdir(), *why = NULL;
+	struct rulebook *rb;
+	struct notes ns;
+	const char *paths[1];
+	struct run *r;
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	TU_WRITE(rdir, "boom.yaml", yaml_rule);
+	notes_init(&ns);
+	rb = rulebook_new();
+	rulebook_load_dir(rb, rdir, &ns);
+	rulebook_finish(rb, &ns);
+	notes_release(&ns);
+	TU_WRITE(dir, "rank0.log", "");
+	paths[0] = dir;
+	r = run_new(rb, paths, 1, NULL, &why);
+	assert_non_null(r);
+	run_scan(r, 1);
+	render(r, "prometheus", &out);
+	assert_non_null(strstr(out.s, "\nrankwatch_up 0\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_verdict{verdict=\"healthy\"} 0\n"));
+	assert_null(strstr(out.s, "verdict=\"failure\"} 1"));
+	assert_null(strstr(out.s, "verdict=\"hang\"} 1"));
+	assert_null(strstr(out.s, "confidence=\"high\"} 1"));
+	assert_non_null(strstr(out.s, "\nrankwatch_initiating_rank -1\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_ranks{role=\"healthy\"} 0\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_lines_total 0\n"));
+	assert_non_null(strstr(out.s, "\nrankwatch_rank_idle_seconds_count 0\n"));
+	buf_release(&out);
+	run_free(r);
+	rulebook_free(rb);
+	tu_rmdir(dir);
+	tu_rmdir(rdir);
+}
+
 int
 main(void)
 {
@@ -210,6 +296,8 @@ main(void)
 		cmocka_unit_test(test_text_and_markdown_are_safe),
 		cmocka_unit_test(test_json_parses),
 		cmocka_unit_test(test_lines_read_back),
+		cmocka_unit_test(test_prometheus),
+		cmocka_unit_test(test_prometheus_nothing_read),
 	};
 
 	setenv("TZ", "UTC", 1);

@@ -14,12 +14,14 @@
 #include <ftw.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "config_file.h"
 #include "encyclopedia.h"
 #include "matcher.h"
+#include "outfile.h"
 #include "replay.h"
 #include "report.h"
 #include "rulebook.h"
@@ -55,9 +57,10 @@ static void
 usage(FILE *fp)
 {
 	fputs("usage: rankwatch [options] PATH...\n"
-	    "       rankwatch --report [--format text|json|markdown] PATH...\n"
+	    "       rankwatch --report [--format text|json|markdown|prometheus] [--output FILE] PATH...\n"
 	    "       rankwatch --check-rules [DIR]\n"
 	    "       rankwatch --watch [--format text|jsonl] PATH...\n"
+	    "       rankwatch --watch --format prometheus --output FILE PATH...\n"
 	    "       rankwatch --list-rules | --show ENTRY | --errors | --list-themes\n"
 	    "\n"
 	    "PATH is a run directory, log files, or - for standard input.\n"
@@ -66,8 +69,12 @@ usage(FILE *fp)
 	    "                          expand: --cmd 'kubectl logs -f job-worker-{0..15}'\n"
 	    "                          runs 16 commands, one log each\n"
 	    "  -r, --report            print the diagnosis and exit (no console)\n"
-	    "  -f, --format FORMAT     text (default), json or markdown; jsonl with --watch;\n"
-	    "                          json also with --list-rules, --show, --errors, --list-themes\n"
+	    "  -f, --format FORMAT     text (default), json, markdown or prometheus; jsonl with\n"
+	    "                          --watch; json also with --list-rules, --show, --errors,\n"
+	    "                          --list-themes; prometheus with --report and --watch\n"
+	    "  -o, --output FILE       write the report to FILE atomically (a temporary file\n"
+	    "                          renamed over it); --watch --format prometheus rewrites\n"
+	    "                          it as new lines are read, and every 15 s\n"
 	    "  -R, --rules DIR         also load encyclopedia entries from DIR\n"
 	    "      --theme NAME        console colours: dark, light, high-contrast, mono, or yours\n"
 	    "      --all-attempts      read every torchrun attempt_N, not only the last\n"
@@ -232,13 +239,16 @@ format_misfit(enum mode mode, const char *format)
 
 	if (strcmp(format, "text") == 0)
 		return NULL;
+	if (strcmp(format, "prometheus") == 0)
+		return mode == MODE_REPORT || mode == MODE_WATCH ? NULL :
+		    "--report and --watch (a Prometheus exposition of the diagnosis)";
 	if (strcmp(format, "jsonl") == 0)
 		return mode == MODE_WATCH ? NULL :
 		    "--watch (one JSON object per line as the run goes on)";
 	if (mode == MODE_REPORT || (list && strcmp(format, "json") == 0))
 		return NULL;
 	if (mode == MODE_WATCH)
-		return "a whole report (--report); --watch prints text or jsonl";
+		return "a whole report (--report); --watch prints text, jsonl or prometheus";
 	if (strcmp(format, "json") == 0)
 		return "--report, --list-rules, --show, --errors and --list-themes";
 	return "--report";
@@ -468,8 +478,89 @@ struct watch_opts {
 	int		 replay;	/* print the events already written */
 	int		 all_events;	/* progress and context events too */
 	int		 live;		/* past what was written when it started */
+	const char	*output;	/* --format prometheus: the file to rewrite */
 	struct run	*run;
 };
+
+/* --watch --format prometheus rewrites its file when something new was
+ * read (lines, bytes, files), at most once per poll interval, and at
+ * least every PROM_REFRESH_MS so that the ages it shows stay current and
+ * the file's mtime says rankwatch is alive. */
+#define PROM_REFRESH_MS	15000
+
+struct prom_state {
+	const char	*path;
+	int		 interval_ms;
+	int		 written;	/* at least once */
+	long long	 last_ms;	/* monotonic time of the last write (or try) */
+	unsigned long	 lines;		/* what had been read at the last write */
+	uint64_t	 bytes;
+	size_t		 files;
+	time_t		 changed;	/* when the verdict last changed */
+	char		*failing;	/* the last write's error, said once */
+};
+
+static long long
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Milliseconds until the file is due to be written again. */
+static long long
+prom_due(const struct prom_state *ps, const struct run *r)
+{
+	int dirty = !ps->written || ps->lines != r->incident->lines ||
+	    ps->bytes != r->incident->bytes || ps->files != r->nsources;
+	long long wait = (dirty ? ps->interval_ms : PROM_REFRESH_MS) - (mono_ms() - ps->last_ms);
+
+	return !ps->written || wait < 0 ? 0 : wait;
+}
+
+/* Write the exposition when it is due (or now, force: the streams have
+ * ended); -1 when the first write fails (later failures are said once and
+ * tried again). */
+static int
+prom_update(struct prom_state *ps, struct run *r, const struct analysis *an, int force)
+{
+	struct report_clock clk;
+	struct buf b = BUF_INIT;
+	char *why = NULL;
+	int rc;
+
+	if (!force && prom_due(ps, r) > 0)
+		return 0;
+	clk.now = (int64_t)time(NULL);
+	clk.changed = (int64_t)ps->changed;
+	report_prometheus(r, an, &clk, &b);
+	rc = outfile_write(ps->path, b.s, b.len, &why);
+	buf_release(&b);
+	ps->last_ms = mono_ms();
+	if (rc != 0 && !ps->written) {
+		fprintf(stderr, "rankwatch: --output %s\n", why);
+		free(why);
+		return -1;
+	}
+	if (rc != 0) {
+		if (ps->failing == NULL || strcmp(ps->failing, why) != 0)
+			fprintf(stderr, "rankwatch: --output %s (trying again)\n", why);
+		free(ps->failing);
+		ps->failing = why;
+		return 0;
+	}
+	if (ps->failing != NULL)
+		fprintf(stderr, "rankwatch: --output %s: written again\n", ps->path);
+	free(ps->failing);
+	ps->failing = NULL;
+	ps->written = 1;
+	ps->lines = r->incident->lines;
+	ps->bytes = r->incident->bytes;
+	ps->files = r->nsources;
+	return 0;
+}
 
 static void
 print_event(void *arg, const struct event *ev)
@@ -477,7 +568,7 @@ print_event(void *arg, const struct event *ev)
 	struct watch_opts *wo = arg;
 	struct buf b = BUF_INIT;
 
-	if (!wo->live && !wo->replay)
+	if ((!wo->live && !wo->replay) || wo->output != NULL)
 		return;
 	if (!wo->all_events && (ev->sig->role == ROLE_PROGRESS || ev->sig->role == ROLE_CONTEXT))
 		return;
@@ -532,8 +623,13 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 	char *last = NULL;
 	size_t shown = 0;
 	const char *why;
+	struct prom_state ps;
 	int sfd[WATCH_STREAMS], ending = 0;
 
+	memset(&ps, 0, sizeof ps);
+	ps.path = wo->output;
+	ps.interval_ms = poll_ms > 0 ? poll_ms : WATCH_POLL_MS;
+	ps.changed = time(NULL);
 	notes_init(&wn);
 	run_follow(r);
 	w = watch_new((const char *const *)r->paths, r->npaths, poll_ms, &wn);
@@ -570,7 +666,26 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 		}
 		an = incident_analyse(r->incident);
 		buf_clear(&b);
-		if (r->incident->lines == 0) {
+		if (ps.path != NULL) {
+			/* the verdict line says when the diagnosis changed */
+			if (r->incident->lines > 0)
+				report_verdict_jsonl(an, &b);
+			if (last == NULL || strcmp(last, b.s ? b.s : "") != 0) {
+				if (last != NULL)
+					ps.changed = time(NULL);
+				if (last == NULL && r->incident->lines == 0)
+					fprintf(stderr, "rankwatch: nothing to analyse yet; waiting for "
+					    "lines\n");
+				free(last);
+				last = xstrdup(b.s ? b.s : "");
+			}
+			if (prom_update(&ps, r, an, ending) != 0) {
+				free(last);
+				buf_release(&b);
+				watch_free(w);
+				return 2;
+			}
+		} else if (r->incident->lines == 0) {
 			/* nothing read yet is no verdict, least of all "healthy" */
 			if (last == NULL) {
 				fprintf(stderr, "rankwatch: nothing to analyse yet; waiting for "
@@ -603,16 +718,25 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 			 * watch; the streams */
 			struct pollfd pf[2 + WATCH_STREAMS];
 			size_t ns = run_stream_fds(r, sfd, WATCH_STREAMS), np = 1, k;
-			int rc, readable = 0;
+			int rc, readable = 0, ms = ns < WATCH_STREAMS ? watch_timeout(w) :
+			    watch_timeout(w) >= 0 && watch_timeout(w) < 100 ? watch_timeout(w) : 100;
 
-			pf[0] = (struct pollfd){ STDOUT_FILENO, 0, 0 };
+			/* --output: no reader to watch for */
+			pf[0] = (struct pollfd){ ps.path ? -1 : STDOUT_FILENO, 0, 0 };
 			if (pfd.fd >= 0)
 				pf[np++] = pfd;
 			for (k = 0; k < ns; k++)
 				pf[np++] = (struct pollfd){ sfd[k], POLLIN, 0 };
-			rc = poll(pf, (nfds_t)np, ns < WATCH_STREAMS ? watch_timeout(w) :
-			    watch_timeout(w) >= 0 && watch_timeout(w) < 100 ? watch_timeout(w) : 100);
+			if (ps.path != NULL) {	/* the file may be due before the watch is */
+				long long due = prom_due(&ps, r);
+
+				if (ms < 0 || due < ms)
+					ms = (int)due;
+			}
+			rc = poll(pf, (nfds_t)np, ms);
 			if (rc < 0 && errno != EINTR)
+				break;
+			if (ps.path != NULL && prom_due(&ps, r) == 0)
 				break;
 			if (pf[0].revents & (POLLERR | POLLHUP)) {
 				out_errno = EPIPE;
@@ -632,6 +756,7 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 		}
 	}
 	free(last);
+	free(ps.failing);
 	buf_release(&b);
 	watch_free(w);
 	/* the streams ended: the run's answer, as a report's */
@@ -682,6 +807,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "report", no_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "rules", required_argument, NULL, 'R' },
 		{ "all-attempts", no_argument, NULL, 'A' },
 		{ "check-rules", no_argument, NULL, 'C' },
@@ -705,7 +831,8 @@ main(int argc, char **argv)
 	enum mode mode = MODE_CONSOLE;
 	const struct report_format *fmt = report_format_find("text");
 	char **rules = xcalloc((size_t)argc + 2, sizeof *rules), *show = NULL, *why = NULL;
-	const char *theme = NULL, *format = "text", *demo = NULL, *misfit;
+	const char *theme = NULL, *format = "text", *demo = NULL, *misfit, *output = NULL;
+	struct outfile *of = NULL;
 	int poll_ms = 0;
 	struct config cfg;
 	size_t nrules = 0, i;
@@ -717,7 +844,7 @@ main(int argc, char **argv)
 	struct buf out = BUF_INIT;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "rf:R:hVwj:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "rf:o:R:hVwj:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			mode = MODE_REPORT;
@@ -727,11 +854,14 @@ main(int argc, char **argv)
 			if (strcmp(optarg, "jsonl") == 0)
 				break;
 			if ((fmt = report_format_find(optarg)) == NULL) {
-				fprintf(stderr, "rankwatch: unknown format '%s' (text, json, markdown)\n",
-				    optarg);
+				fprintf(stderr, "rankwatch: unknown format '%s' (text, json, markdown, "
+				    "prometheus)\n", optarg);
 				free(rules);
 				return 2;
 			}
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 'R':
 			rules[nrules++] = optarg;
@@ -827,6 +957,21 @@ main(int argc, char **argv)
 	}
 	if ((misfit = format_misfit(mode, format)) != NULL) {
 		fprintf(stderr, "rankwatch: --format %s goes with %s\n", format, misfit);
+		free(rules);
+		return 2;
+	}
+	/* a file rewritten whole: a report, or the exposition --watch keeps
+	 * current; a stream of lines is for a pipe */
+	if (output != NULL && mode != MODE_REPORT && !(mode == MODE_WATCH &&
+	    strcmp(format, "prometheus") == 0)) {
+		fprintf(stderr, "rankwatch: --output goes with --report, or with --watch --format "
+		    "prometheus\n");
+		free(rules);
+		return 2;
+	}
+	if (output == NULL && mode == MODE_WATCH && strcmp(format, "prometheus") == 0) {
+		fprintf(stderr, "rankwatch: --watch --format prometheus needs --output FILE (the "
+		    "file it keeps rewriting, e.g. for node_exporter's textfile collector)\n");
 		free(rules);
 		return 2;
 	}
@@ -947,6 +1092,7 @@ main(int argc, char **argv)
 	}
 	if (mode == MODE_WATCH) {
 		wo.jsonl = strcmp(format, "jsonl") == 0;
+		wo.output = output;
 		status = watch_run(r, poll_ms, &wo);
 		run_free(r);
 		config_release(&cfg);
@@ -994,6 +1140,16 @@ main(int argc, char **argv)
 		notes_release(&ns);
 		return status;
 	}
+	/* --output: its folder must take the file before the logs are read */
+	if (output != NULL && (of = outfile_open(output, &why)) == NULL) {
+		fprintf(stderr, "rankwatch: --output %s\n", why);
+		free(why);
+		run_free(r);
+		config_release(&cfg);
+		rulebook_free(rb);
+		notes_release(&ns);
+		return 2;
+	}
 	/* SIGINT or SIGTERM while reading: say how far it got, and print no
 	 * report (a half-read run is no diagnosis), exit 128 + signal. */
 	{
@@ -1015,6 +1171,7 @@ main(int argc, char **argv)
 		    "after %s; no report\n", stop == SIGINT ? "SIGINT" : "SIGTERM",
 		    r->sources[at]->name, at + 1, r->nsources, done);
 		status = 128 + stop;
+		outfile_abort(of);
 		run_free(r);
 		config_release(&cfg);
 		rulebook_free(rb);
@@ -1036,17 +1193,44 @@ main(int argc, char **argv)
 			    attempts && !ro.all_attempts ? " (the newest torchrun attempt has not "
 			    "written yet? --all-attempts reads the earlier ones too)" : "");
 		}
+		/* the exposition still says so (rankwatch_up 0, no verdict): a
+		 * collector must not keep showing an earlier state */
+		status = 2;
+		if (fmt->render == report_render_prometheus) {
+			report_render(fmt, r, &out);
+			if (of != NULL && outfile_commit(of, out.s, out.len, &why) != 0) {
+				fprintf(stderr, "rankwatch: --output %s\n", why);
+				free(why);
+			} else if (of == NULL) {
+				out_write(out.s, out.len);
+				status = out_status(2);
+			}
+			of = NULL;
+			buf_release(&out);
+		}
+		outfile_abort(of);
 		run_free(r);
 		config_release(&cfg);
 		rulebook_free(rb);
 		notes_release(&ns);
-		return 2;
+		return status;
 	}
 	print_notes(&r->notes, NOTE_ERROR);
-	out.drain = out_drain;
-	report_render(fmt, r, &out);
-	out_write(out.s, out.len);
-	status = out_status(report_exit_status(incident_analyse(r->incident)));
+	status = report_exit_status(incident_analyse(r->incident));
+	if (of != NULL) {
+		/* whole, then renamed into place */
+		report_render(fmt, r, &out);
+		if (outfile_commit(of, out.s ? out.s : "", out.len, &why) != 0) {
+			fprintf(stderr, "rankwatch: --output %s\n", why);
+			free(why);
+			status = 2;
+		}
+	} else {
+		out.drain = out_drain;
+		report_render(fmt, r, &out);
+		out_write(out.s, out.len);
+		status = out_status(status);
+	}
 	buf_release(&out);
 	run_free(r);
 	config_release(&cfg);

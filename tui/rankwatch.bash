@@ -246,15 +246,19 @@ _rankwatch()
 	done
 
 	# -rf FORMAT, -wR DIR: short options bundled, the last takes the word
-	[[ $prev =~ ^-[rhVw]+([fRj])$ ]] && prev=-${BASH_REMATCH[1]}
+	[[ $prev =~ ^-[rhVw]+([fRjo])$ ]] && prev=-${BASH_REMATCH[1]}
 	case $prev in
 	--format | -f)
-		names=(text json markdown jsonl)
+		names=(text json markdown jsonl prometheus)
 		_rankwatch_reply
 		return
 		;;
 	--rules | -R)
 		_rankwatch_paths -d
+		return
+		;;
+	--output | -o)
+		_rankwatch_paths
 		return
 		;;
 	--jobs | -j)
@@ -293,7 +297,7 @@ _rankwatch()
 	[[ $split == true ]] && return
 
 	if [[ $cur == -* ]]; then
-		names=(--report --format --rules --theme --all-attempts --jobs --cmd --all-events
+		names=(--report --format --output --rules --theme --all-attempts --jobs --cmd --all-events
 			--watch --poll --poll= --demo --demo= --replay --check-rules
 			--list-rules --list-themes --show --errors --help --version)
 		[[ $cur == - ]] && names+=(-)
