@@ -19,6 +19,10 @@
 #                        uniform jitter of +-1/3: 1 to 2 s)
 #   FLEET_FAIL_JOBS=K    jobs that fail near the end, one a second (default 8)
 #   FLEET_MODES="..."    default "inotify poll"
+#   FLEET_LIMIT_UID=U    as root: start max_user_instances + 8 rankwatch --watch
+#                        as user U (default 65534, nobody: no other process
+#                        loses an inotify instance) and count those that fall
+#                        back to polling; "" skips it
 #   BENCH_REPEAT=N       rounds (default 3; each round runs every mode once)
 #   RANKWATCH=PATH       binary to measure (default ./rankwatch of this tree)
 #
@@ -86,6 +90,16 @@ printf '  fs.inotify.max_user_watches    %s (in use by this uid now: %s)\n' "$ma
 printf '  fs.inotify.max_queued_events   %s\n' "$(cat /proc/sys/fs/inotify/max_queued_events)"
 printf '  descriptors (ulimit -n)        soft %s, hard %s; fs.file-max %s\n' "$(ulimit -Sn)" "$(ulimit -Hn)" "$(cat /proc/sys/fs/file-max)"
 printf '  user processes (ulimit -u)     %s; kernel.pid_max %s\n' "$(ulimit -u)" "$(cat /proc/sys/kernel/pid_max)"
+
+
+LIMIT_UID=${FLEET_LIMIT_UID-65534}
+if [ -n "$LIMIT_UID" ] && [ "$uid" = 0 ]; then
+	echo
+	echo "== past the inotify instance limit: $((max_inst + 8)) rankwatch --watch as uid $LIMIT_UID on a one-rank job"
+	rm -rf "$F/limit"
+	python3 "$here/fleet.py" limit "$F/limit" --rankwatch "$RW" --count $((max_inst + 8)) --uid "$LIMIT_UID"
+	rm -rf "$F/limit"
+fi
 
 # ---------------------------------------------------------------- runs
 gen_jobs() {	# gen_jobs JOBS RANKS: a fresh fleet in $F/run
