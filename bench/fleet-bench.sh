@@ -12,13 +12,15 @@
 #
 # Environment:
 #   BENCH_OUT=DIR        where the jobs live (default bench/out; under DIR/fleet)
-#   FLEET_SHAPES="..."   JOBSxRANKS, each measured in turn (default "1x1024 64x1024")
+#   FLEET_SHAPES="..."   JOBSxRANKS, each measured in turn (default "64x1024 1x1024
+#                        64x8": 8 ranks stand for a sidecar per pod)
 #   FLEET_WINDOW=S       seconds of writing per run (default 60)
 #   FLEET_IDLE=S         seconds without writes before it (default 10)
 #   FLEET_PERIOD=S       mean seconds between two lines of a rank (default 1.5,
 #                        uniform jitter of +-1/3: 1 to 2 s)
 #   FLEET_FAIL_JOBS=K    jobs that fail near the end, one a second (default 8)
 #   FLEET_MODES="..."    default "inotify poll"
+#   FLEET_RW_ARGS="..."  options for every rankwatch --watch (e.g. -j1, --poll=250)
 #   FLEET_LIMIT_UID=U    as root: start max_user_instances + 8 rankwatch --watch
 #                        as user U (default 65534, nobody: no other process
 #                        loses an inotify instance) and count those that fall
@@ -41,12 +43,14 @@ top=$(dirname "$here")
 OUT=${BENCH_OUT:-$here/out}
 RW=${RANKWATCH:-$top/rankwatch}
 REPEAT=${BENCH_REPEAT:-3}
-SHAPES=${FLEET_SHAPES:-"1x1024 64x1024"}
+SHAPES=${FLEET_SHAPES:-"64x1024 1x1024 64x8"}
 WINDOW=${FLEET_WINDOW:-60}
 IDLE=${FLEET_IDLE:-10}
 PERIOD=${FLEET_PERIOD:-1.5}
 FAIL_JOBS=${FLEET_FAIL_JOBS:-8}
 MODES=${FLEET_MODES:-"inotify poll"}
+rw_args=()
+for o in ${FLEET_RW_ARGS:-}; do rw_args+=(--rw-arg="$o"); done
 TIME=/usr/bin/time
 BENCH_NAME=fleet-bench
 . "$here/lib.sh"
@@ -130,7 +134,7 @@ for s in $SHAPES; do
 			res=$F/$s.$m.$i.json
 			python3 "$here/fleet.py" run "$F/run" --jobs "$j" --ranks "$r" --rankwatch "$RW" --mode "$m" \
 				--result "$res" --idle "$IDLE" --window "$WINDOW" --period "$PERIOD" \
-				--fail-jobs "$FAIL_JOBS" | sed "s/^/  round $i: /"
+				--fail-jobs "$FAIL_JOBS" ${rw_args[@]+"${rw_args[@]}"} | sed "s/^/  round $i: /"
 			results+=("$res")
 		done
 	done

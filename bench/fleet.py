@@ -11,7 +11,7 @@ a writer appends training lines to every rank file.
 
   fleet.py run DIR --jobs N --ranks R --rankwatch RW --mode inotify|poll
                --result JSON [--idle S] [--window S] [--period S]
-               [--fail-jobs K] [--collateral-delay S] [--steps S]
+               [--fail-jobs K] [--collateral-delay S] [--steps S] [--rw-arg OPT]...
       Starts one `RW --watch --format jsonl DIR/job<j>` per job (stdout to
       DIR/job<j>.<mode>.jsonl; --mode poll sets RANKWATCH_NO_INOTIFY=1, so
       that rankwatch polls every second as on NFS), waits for every first
@@ -144,7 +144,7 @@ class Job:
         self.err = os.path.join(a.dir, "job%d.%s.err" % (j, a.mode))
         self.t_start = time.monotonic()
         with open(self.out, "wb") as o, open(self.err, "wb") as e:
-            self.p = subprocess.Popen([a.rankwatch, "--watch", "--format", "jsonl", self.dir],
+            self.p = subprocess.Popen([a.rankwatch, "--watch", "--format", "jsonl"] + a.rw_arg + [self.dir],
                                       stdout=o, stderr=e, env=env)
         self.pid = self.p.pid
         self.t_ready = None
@@ -227,7 +227,7 @@ def run(a):
     env.pop("RANKWATCH_NO_INOTIFY", None)
     if a.mode == "poll":
         env["RANKWATCH_NO_INOTIFY"] = "1"
-    res = {"mode": a.mode, "jobs": a.jobs, "ranks": a.ranks, "period": a.period,
+    res = {"mode": " ".join([a.mode] + a.rw_arg), "jobs": a.jobs, "ranks": a.ranks, "period": a.period,
            "idle_s": a.idle, "window_s": a.window, "fail_rank": fr, "load_start": load(),
            "nproc": os.cpu_count()}
 
@@ -656,6 +656,7 @@ def main():
     r.add_argument("--rankwatch", required=True)
     r.add_argument("--mode", choices=("inotify", "poll"), required=True)
     r.add_argument("--result", required=True)
+    r.add_argument("--rw-arg", action="append", default=[], help="an option for every rankwatch (-j1, --poll=250)")
     r.add_argument("--idle", type=float, default=10)
     r.add_argument("--window", type=float, default=60)
     r.add_argument("--period", type=float, default=1.5)
