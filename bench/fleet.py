@@ -316,6 +316,8 @@ def run(a):
     ru0 = resource.getrusage(resource.RUSAGE_SELF)
     next_sample = t0 + 1.0
     end = t0 + a.window
+    steady_end = t0 + a.window - 16     # before the first failure (see steady below)
+    steady_lines = None
     failing = []
 
     def write(rk, s):
@@ -336,6 +338,8 @@ def run(a):
             break
         if now >= end + a.grace:
             break
+        if steady_lines is None and now >= steady_end:
+            steady_lines = lines
         # failures due
         for j, t in list(fail_at.items()):
             if now >= t:
@@ -424,6 +428,8 @@ def run(a):
         "window_measured_s": t1 - t0,
         "writer": {"writes": writes, "lines": lines, "bytes": nbytes,
                    "lines_per_s": lines / (t1 - t0), "writes_per_s": writes / (t1 - t0),
+                   # every job writing, before the first failure: what the steady CPU read
+                   "steady_lines_per_s": steady_lines / (steady_end - t0) if steady_lines else None,
                    "lag_median_ms": 1000 * lags[len(lags) // 2] if lags else None,
                    "lag_p99_ms": 1000 * lags[int(len(lags) * 0.99)] if lags else None,
                    "cpu_s": (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)},
@@ -556,7 +562,9 @@ def table(a):
             "steady_pct": med(100 * p["steady_cpu_s"] / p["steady_s"] for p in ps if p["steady_s"]),
             "steady_max_pct": max(100 * p["steady_cpu_s"] / p["steady_s"] for p in ps if p["steady_s"]),
             "steady_us_rank_s": med(1e6 * p["steady_cpu_s"] / p["steady_s"] / R for p in ps if p["steady_s"]),
-            "us_line": med(1e6 * p["steady_cpu_s"] / p["steady_s"] / (r["writer"]["lines_per_s"] / r["jobs"]) for p in ps if p["steady_s"]),
+            "us_line": med(1e6 * p["steady_cpu_s"] / p["steady_s"] /
+                           (r["writer"].get("steady_lines_per_s") or r["writer"]["lines_per_s"]) * r["jobs"]
+                           for p in ps if p["steady_s"]),
             "sum_cores": sum(p["steady_cpu_s"] / p["steady_s"] for p in ps if p["steady_s"]),
             "rss_mib": med(p["rss_steady_kib"] / 1024 for p in ps if p["rss_steady_kib"]),
             "rss_kib_rank": med(p["rss_steady_kib"] / R for p in ps if p["rss_steady_kib"]),
