@@ -22,6 +22,11 @@ struct watch {
 	int		 poll_ms;	/* 0: no polling */
 	const char	*poll_why;
 	struct timespec	 last_poll;
+	/* inotify's changes, held back until WATCH_COALESCE_MS after the
+	 * last "read again" (a busy job writes thousands of times a second;
+	 * each read pass is over every file, and an analysis follows) */
+	struct timespec	 last_told;
+	int		 pending, pending_rescan;
 	char		**dirs;
 	int		 *wds;		/* per dir: its inotify watch, -1 */
 	size_t		 ndirs, capdirs, capwds;
@@ -204,10 +209,16 @@ watch_timeout(const struct watch *w)
 {
 	long left;
 
+	long hold = w->pending ? WATCH_COALESCE_MS - ms_since(&w->last_told) : -1;
+
+	if (w->pending && hold < 0)
+		hold = 0;
 	if (w->poll_ms == 0)
-		return -1;
+		return (int)hold;
 	left = w->poll_ms - ms_since(&w->last_poll);
-	return left < 0 ? 0 : (int)left;
+	if (left < 0)
+		left = 0;
+	return (int)(hold >= 0 && hold < left ? hold : left);
 }
 
 /* A watched folder is gone (deleted, or its file system unmounted): forget
@@ -243,11 +254,11 @@ watch_check(struct watch *w, int *rescan)
 		while (p < buf + n) {
 			const struct inotify_event *ev = (const struct inotify_event *)(void *)p;
 
-			changed = 1;
+			w->pending = 1;
 			if (ev->mask & (IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_Q_OVERFLOW))
-				*rescan = 1;
+				w->pending_rescan = 1;
 			if (ev->mask & IN_IGNORED)
-				forget_dir(w, ev->wd, rescan);
+				forget_dir(w, ev->wd, &w->pending_rescan);
 			p += sizeof *ev + ev->len;
 		}
 	}
@@ -256,6 +267,13 @@ watch_check(struct watch *w, int *rescan)
 		changed = 1;
 		*rescan = 1;	/* polling cannot tell new files apart */
 	}
+	if (w->pending && (changed || ms_since(&w->last_told) >= WATCH_COALESCE_MS)) {
+		changed = 1;
+		*rescan |= w->pending_rescan;
+		w->pending = w->pending_rescan = 0;
+	}
+	if (changed)
+		clock_gettime(CLOCK_MONOTONIC, &w->last_told);
 	return changed;
 }
 

@@ -14,6 +14,7 @@
 #include "notes.h"
 
 #define WATCH_POLL_MS	1000	/* default interval where polling is needed */
+#define WATCH_COALESCE_MS	100	/* inotify's changes are told at most this often */
 
 struct watch;
 
@@ -34,7 +35,10 @@ int		 watch_fd(const struct watch *w);
 int		 watch_timeout(const struct watch *w);
 /* After poll(): drain inotify events and account for the timer. Returns
  * 1 when the files should be read again, 0 otherwise; *rescan is set when
- * a folder gained files or folders (discover again). */
+ * a folder gained files or folders (discover again). Changes inotify
+ * reports within WATCH_COALESCE_MS of the last 1 are told together, when
+ * that time is up (watch_timeout says when): a job writing all the time
+ * is read ten times a second, not at every write. */
 int		 watch_check(struct watch *w, int *rescan);
 /* Polling is in use for at least one folder; why (for the user). */
 int		 watch_polling(const struct watch *w, const char **why);

@@ -4,6 +4,7 @@
 #include "testutil.h"
 
 #include <poll.h>
+#include <time.h>
 
 #include "watch.h"
 
@@ -60,6 +61,59 @@ test_inotify_append_create_delete(void **state)
 	assert_int_equal(watch_dirs(w), 3);
 	TU_APPEND(dir, "attempt_1/0/stderr.log", "y\n");
 	assert_int_equal(wait_change(w, 2000, &rescan), 1);
+	watch_free(w);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
+/* A job writing all the time is told of ten times a second, not at each
+ * write; a change after a quiet spell is told at once; and a file
+ * created among the appends still asks for a discovery. */
+static void
+test_coalesced(void **state)
+{
+	char *dir = tu_tmpdir();
+	const char *paths[1] = { dir };
+	struct notes ns;
+	struct watch *w;
+	struct timespec t0, t1, nap = { 0, 2 * 1000000 };
+	struct pollfd pfd;
+	int rescan, told = 0, any_rescan = 0, i;
+	long ms;
+
+	(void)state;
+	notes_init(&ns);
+	TU_WRITE(dir, "rank0.log", "a\n");
+	w = watch_new(paths, 1, 0, &ns);
+	pfd.fd = watch_fd(w);
+	pfd.events = POLLIN;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < 200; i++) {	/* 200 appends in about 400 ms */
+		TU_APPEND(dir, "rank0.log", "b\n");
+		if (i == 100)
+			TU_WRITE(dir, "rank1.log", "late rank\n");
+		nanosleep(&nap, NULL);
+		(void)poll(&pfd, 1, 0);
+		if (watch_check(w, &rescan)) {
+			told++;
+			any_rescan |= rescan;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	assert_true(told >= 1);
+	assert_true(told <= ms / WATCH_COALESCE_MS + 2);
+	/* what is held back is told when its time is up */
+	assert_true(watch_timeout(w) <= WATCH_COALESCE_MS);
+	if (wait_change(w, 2 * WATCH_COALESCE_MS, &rescan))
+		any_rescan |= rescan;
+	assert_int_equal(any_rescan, 1);
+	assert_int_equal(watch_timeout(w), -1);	/* nothing held back now */
+	/* after a quiet spell, at once */
+	nanosleep(&(struct timespec){ 0, (WATCH_COALESCE_MS + 20) * 1000000L }, NULL);
+	TU_APPEND(dir, "rank0.log", "c\n");
+	(void)poll(&pfd, 1, 1000);
+	assert_int_equal(watch_check(w, &rescan), 1);
 	watch_free(w);
 	notes_release(&ns);
 	tu_rmdir(dir);
@@ -131,6 +185,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inotify_append_create_delete),
+		cmocka_unit_test(test_coalesced),
 		cmocka_unit_test(test_forced_polling),
 		cmocka_unit_test(test_thousand_files_one_watch),
 	};
