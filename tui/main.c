@@ -625,6 +625,7 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 	const char *why;
 	struct prom_state ps;
 	int sfd[WATCH_STREAMS], ending = 0;
+	long long scanned = 0;
 
 	memset(&ps, 0, sizeof ps);
 	ps.path = wo->output;
@@ -651,6 +652,7 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 		int rescan = 0;
 
 		run_scan(r, ending);
+		scanned = mono_ms();
 		for (; shown < r->notes.n; shown++) {
 			char *s = note_format(&r->notes.v[shown]);
 
@@ -717,9 +719,15 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 			 * POLLERR without a write (head -1 got its line); the
 			 * watch; the streams */
 			struct pollfd pf[2 + WATCH_STREAMS];
-			size_t ns = run_stream_fds(r, sfd, WATCH_STREAMS), np = 1, k;
+			/* a stream written to all the time is read, like files,
+			 * at most every WATCH_COALESCE_MS: not polled till then */
+			long long hold = WATCH_COALESCE_MS - (mono_ms() - scanned);
+			size_t ns = hold > 0 ? 0 : run_stream_fds(r, sfd, WATCH_STREAMS), np = 1, k;
 			int rc, readable = 0, ms = ns < WATCH_STREAMS ? watch_timeout(w) :
 			    watch_timeout(w) >= 0 && watch_timeout(w) < 100 ? watch_timeout(w) : 100;
+
+			if (hold > 0 && run_stream_fds(r, sfd, 1) > 0 && (ms < 0 || ms > hold))
+				ms = (int)hold;
 
 			/* --output: no reader to watch for */
 			pf[0] = (struct pollfd){ ps.path ? -1 : STDOUT_FILENO, 0, 0 };
