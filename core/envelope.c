@@ -3,7 +3,6 @@
  * (jansson), and the pod naming of the operators (rules/layouts). */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -406,6 +405,11 @@ layouts_parse(struct layouts *l, const char *path, const char *text, size_t len,
 	return 0;
 }
 
+struct loadctx {
+	struct layouts	*l;
+	struct notes	*ns;
+};
+
 static int
 parse_cb(void *arg, const char *path, const char *text, size_t len, struct notes *ns)
 {
@@ -413,32 +417,20 @@ parse_cb(void *arg, const char *path, const char *text, size_t len, struct notes
 }
 
 static int
-yaml_name(const struct dirent *d)
+load_one(void *arg, const char *path)
 {
-	size_t n = strlen(d->d_name);
+	struct loadctx *c = arg;
 
-	return d->d_name[0] != '.' && ((n > 5 && strcmp(d->d_name + n - 5, ".yaml") == 0) ||
-	    (n > 4 && strcmp(d->d_name + n - 4, ".yml") == 0));
+	return yamlmap_read(path, YAMLMAP_FILE_MAX, c->ns, NOTE_ERROR, "", 0, parse_cb, c->l);
 }
 
 int
 layouts_load_dir(struct layouts *l, const char *dir, struct notes *ns)
 {
-	struct dirent **ents;
-	int n, i, failed = 0;
+	struct loadctx c = { l, ns };
+	int failed = yamlmap_each(dir, load_one, &c);
 
-	if ((n = scandir(dir, &ents, yaml_name, alphasort)) < 0)
-		return 0;	/* a rules folder without layouts */
-	for (i = 0; i < n; i++) {
-		char *p = xasprintf("%s/%s", dir, ents[i]->d_name);
-
-		if (yamlmap_read(p, YAMLMAP_FILE_MAX, ns, NOTE_ERROR, "", 0, parse_cb, l) != 0)
-			failed++;
-		free(p);
-		free(ents[i]);
-	}
-	free(ents);
-	return failed;
+	return failed < 0 ? 0 : failed;	/* a rules folder without layouts */
 }
 
 /* --- pods ------------------------------------------------------------------ */

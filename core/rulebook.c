@@ -1,7 +1,6 @@
 /* rulebook.c: load encyclopedia entries from YAML, all or nothing per file. */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -953,42 +952,34 @@ rulebook_parse(struct rulebook *rb, const char *path, const char *text, size_t l
 	return 0;
 }
 
-static int
-yaml_name(const struct dirent *d)
-{
-	size_t l = strlen(d->d_name);
+struct loadctx {
+	struct rulebook	*rb;
+	struct notes	*ns;
+};
 
-	return d->d_name[0] != '.' && ((l > 5 && strcmp(d->d_name + l - 5, ".yaml") == 0) ||
-	    (l > 4 && strcmp(d->d_name + l - 4, ".yml") == 0));
+static int
+load_one(void *arg, const char *path)
+{
+	struct loadctx *c = arg;
+
+	return rulebook_load_file(c->rb, path, c->ns);
 }
 
 int
 rulebook_load_dir(struct rulebook *rb, const char *dir, struct notes *ns)
 {
-	struct dirent **ents;
-	int n, i, failed = 0;
+	struct loadctx c = { rb, ns };
+	int failed = yamlmap_each(dir, load_one, &c);
+	char *p;
 
-	n = scandir(dir, &ents, yaml_name, alphasort);
-	if (n < 0) {
+	if (failed < 0) {
 		notes_add(ns, NOTE_ERROR, dir, 0, 0, "cannot read rules folder: %s",
 		    strerror(errno));
 		return 1;
 	}
-	for (i = 0; i < n; i++) {
-		char *p = xasprintf("%s/%s", dir, ents[i]->d_name);
-
-		if (rulebook_load_file(rb, p, ns) != 0)
-			failed++;
-		free(p);
-		free(ents[i]);
-	}
-	free(ents);
-	{
-		char *p = xasprintf("%s/layouts", dir);
-
-		failed += layouts_load_dir(rb->layouts, p, ns);
-		free(p);
-	}
+	p = xasprintf("%s/layouts", dir);
+	failed += layouts_load_dir(rb->layouts, p, ns);
+	free(p);
 	return failed;
 }
 

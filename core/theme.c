@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <yaml.h>
 
 #include "theme.h"
@@ -308,46 +307,44 @@ theme_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+struct loadctx {
+	struct theme_set *ts;
+	struct notes	*ns;
+};
+
+/* A theme file: a theme of the same name loaded before is replaced. */
+static int
+load_one(void *arg, const char *path)
+{
+	struct loadctx *c = arg;
+	struct theme_set *ts = c->ts;
+	struct theme *th = theme_load(path, c->ns);
+	size_t i;
+
+	if (th == NULL)
+		return -1;
+	for (i = 1; i < ts->n; i++)
+		if (strcmp(ts->v[i]->name, th->name) == 0) {
+			theme_free(ts->v[i]);
+			ts->v[i] = th;
+			return 0;
+		}
+	XGROW(ts->v, ts->cap, ts->n + 1);
+	ts->v[ts->n++] = th;
+	return 0;
+}
+
 void
 theme_set_load(struct theme_set *ts, char *const *dirs, size_t ndirs, struct notes *ns)
 {
-	size_t d, i;
+	struct loadctx c = { ts, ns };
+	size_t d;
 
 	memset(ts, 0, sizeof *ts);
 	XGROW(ts->v, ts->cap, 1);
 	ts->v[ts->n++] = theme_mono();
-	for (d = 0; d < ndirs; d++) {
-		struct dirent **ents;
-		int n, k;
-
-		if ((n = scandir(dirs[d], &ents, NULL, alphasort)) < 0)
-			continue;
-		for (k = 0; k < n; k++) {
-			size_t l = strlen(ents[k]->d_name);
-			struct theme *th;
-			char *p;
-
-			if (l > 5 && strcmp(ents[k]->d_name + l - 5, ".yaml") == 0 &&
-			    ents[k]->d_name[0] != '.') {
-				p = xasprintf("%s/%s", dirs[d], ents[k]->d_name);
-				if ((th = theme_load(p, ns)) != NULL) {
-					for (i = 1; i < ts->n; i++)
-						if (strcmp(ts->v[i]->name, th->name) == 0)
-							break;
-					if (i < ts->n) {
-						theme_free(ts->v[i]);
-						ts->v[i] = th;
-					} else {
-						XGROW(ts->v, ts->cap, ts->n + 1);
-						ts->v[ts->n++] = th;
-					}
-				}
-				free(p);
-			}
-			free(ents[k]);
-		}
-		free(ents);
-	}
+	for (d = 0; d < ndirs; d++)
+		(void)yamlmap_each(dirs[d], load_one, &c);
 	if (ts->n > 2)
 		qsort(ts->v + 1, ts->n - 1, sizeof *ts->v, theme_cmp);
 }

@@ -1,11 +1,43 @@
-/* yamlmap.c: duplicate keys in a YAML mapping. */
+/* yamlmap.c: reading YAML files: whole, a folder of them, duplicate keys. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "xmalloc.h"
 #include "yamlmap.h"
+
+static int
+yaml_name(const struct dirent *d)
+{
+	size_t l = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && ((l > 5 && strcmp(d->d_name + l - 5, ".yaml") == 0) ||
+	    (l > 4 && strcmp(d->d_name + l - 4, ".yml") == 0));
+}
+
+int
+yamlmap_each(const char *dir, int (*fn)(void *arg, const char *path), void *arg)
+{
+	struct dirent **ents;
+	int n, i, failed = 0;
+
+	if ((n = scandir(dir, &ents, yaml_name, alphasort)) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		char *p = xasprintf("%s/%s", dir, ents[i]->d_name);
+
+		if (fn(arg, p) != 0)
+			failed++;
+		free(p);
+		free(ents[i]);
+	}
+	free(ents);
+	return failed;
+}
 
 int
 yamlmap_read(const char *path, size_t limit, struct notes *ns, enum note_level level,

@@ -25,6 +25,12 @@ int		 yamlmap_read(const char *path, size_t limit, struct notes *ns,
 		    int (*parse)(void *arg, const char *path, const char *text, size_t len,
 		    struct notes *ns), void *arg);
 
+/* Call fn with the path of each *.yaml and *.yml file of dir (not
+ * hidden ones), in name order. Returns how many calls returned nonzero,
+ * or -1 (errno set) when dir cannot be read. */
+int		 yamlmap_each(const char *dir, int (*fn)(void *arg, const char *path),
+		    void *arg);
+
 /* The key node of the first key that repeats an earlier one in mapping n,
  * or NULL. Scalar keys are compared by value. */
 yaml_node_t	*yamlmap_duplicate(yaml_document_t *d, const yaml_node_t *n);

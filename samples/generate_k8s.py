@@ -89,6 +89,17 @@ def traceback(t, lines):
     return out + [(t, ln) for ln in lines]
 
 
+def story(rank, world, base, rng, steps_n, first, failing, failure, wd_at, seq):
+    """One rank's lines: start-up, steps, then its failure (failure(t0) at
+    the failing rank, t0 the job's base time) or, ten minutes on, its
+    watchdog's timeout in the collective the failing rank never joined."""
+    t = t_at(base, rng.random() * 0.5)
+    lines = startup(rank, world, t, rng) + steps(rank, t_at(t, 5), steps_n, rng, first=first)
+    if rank == failing:
+        return lines + failure(base)
+    return lines + watchdog(rank, t_at(base, wd_at + rng.random()), seq)
+
+
 def sort_merge(per_pod):
     """[(time, pod, line)] of every pod, in time order (kubectl -f and stern
     interleave whole lines as they come)."""
@@ -133,15 +144,11 @@ def gen_pytorchjob_oom():
     base = dtm.datetime(2025, 5, 2, 10, 11, 12, 0, UTC)
     pods = ["train-master-0"] + ["train-worker-%d" % i for i in range(7)]
     per = {}
+    def oom(b):
+        return traceback(t_at(b, 17.3), [
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.21 GiB is free. Including non-PyTorch memory, this process has 77.88 GiB memory in use."])
     for rank, pod in enumerate(pods):
-        t = t_at(base, rng.random() * 0.5)
-        lines = startup(rank, 8, t, rng) + steps(rank, t_at(t, 5), 6, rng)
-        if rank == 5:
-            lines += traceback(t_at(base, 17.3), [
-                "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.21 GiB is free. Including non-PyTorch memory, this process has 77.88 GiB memory in use."])
-        else:
-            lines += watchdog(rank, t_at(base, 617.4 + rng.random()), 4017)
-        per[pod] = lines
+        per[pod] = story(rank, 8, base, rng, 6, 1200, 5, oom, 617.4, 4017)
     rows = sort_merge(per)
     path = os.path.join(d, "kubectl-logs.txt")
     with open(path, "w") as f:
@@ -224,16 +231,12 @@ def gen_es_ima():
     base = dtm.datetime(2025, 7, 21, 22, 5, 0, 0, UTC)
     pods = ["gpt-master-0", "gpt-worker-0", "gpt-worker-1", "gpt-worker-2"]
     hits = []
+    def ima(b):
+        return traceback(t_at(b, 14.8), [
+            "RuntimeError: CUDA error: an illegal memory access was encountered",
+            "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect."])
     for rank, pod in enumerate(pods):
-        t = t_at(base, rng.random() * 0.5)
-        lines = startup(rank, 4, t, rng) + steps(rank, t_at(t, 5), 4, rng, first=3000)
-        if rank == 3:
-            tf = t_at(base, 14.8)
-            lines += traceback(tf, [
-                "RuntimeError: CUDA error: an illegal memory access was encountered",
-                "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect."])
-        else:
-            lines += watchdog(rank, t_at(base, 615.5 + rng.random()), 911)
+        lines = story(rank, 4, base, rng, 4, 3000, 3, ima, 615.5, 911)
         for tt, ln in lines:
             hits.append({
                 "_index": ".ds-logs-kubernetes-2025.07.21-000001",
@@ -277,18 +280,15 @@ def gen_journald_segv():
     base = dtm.datetime(2025, 8, 14, 17, 2, 0, 0, UTC)
     suffix = ["m2x9c", "k8v3q", "t1w6z", "p4r7n"]
     rows = []
+    def segv(b):
+        tf = t_at(b, 13.9)
+        return [(tf, "Fatal Python error: Segmentation fault\r"),
+                (tf, ""),
+                (tf, "Thread 0x00007f3a2c1ff640 (most recent call first):"),
+                (tf, '  File "%s/torch/utils/data/_utils/worker.py", line 308 in _worker_loop' % SITE)]
     for rank in range(4):
         pod = "bert-%d-%s" % (rank, suffix[rank])
-        t = t_at(base, rng.random() * 0.5)
-        lines = startup(rank, 4, t, rng) + steps(rank, t_at(t, 5), 4, rng, first=51)
-        if rank == 2:
-            tf = t_at(base, 13.9)
-            lines += [(tf, "Fatal Python error: Segmentation fault\r"),
-                      (tf, ""),
-                      (tf, "Thread 0x00007f3a2c1ff640 (most recent call first):"),
-                      (tf, '  File "%s/torch/utils/data/_utils/worker.py", line 308 in _worker_loop' % SITE)]
-        else:
-            lines += watchdog(rank, t_at(base, 614.2 + rng.random()), 77)
+        lines = story(rank, 4, base, rng, 4, 51, 2, segv, 614.2, 77)
         for k, (tt, ln) in enumerate(lines):
             rows.append((tt, rank, pod, k, ln))
     rows.sort(key=lambda r: (r[0], r[1], r[3]))
@@ -325,16 +325,13 @@ def gen_cloudwatch_disk():
     base = dtm.datetime(2025, 9, 30, 8, 15, 0, 0, UTC)
     pods = ["ckpt-master-0", "ckpt-worker-0", "ckpt-worker-1", "ckpt-worker-2"]
     events = []
-    for rank, pod in enumerate(pods):
-        t = t_at(base, rng.random() * 0.5)
-        lines = startup(rank, 4, t, rng) + steps(rank, t_at(t, 5), 4, rng, first=5997)
-        if rank == 0:
-            tf = t_at(base, 15.1)
-            lines += [(tf, pylog(tf, "INFO", "train.py:260", "saving checkpoint global_step6000 to /ckpt/run17"))]
-            lines += traceback(t_at(tf, 2.2), [
+    def full(b):
+        tf = t_at(b, 15.1)
+        return [(tf, pylog(tf, "INFO", "train.py:260", "saving checkpoint global_step6000 to /ckpt/run17"))] + \
+            traceback(t_at(tf, 2.2), [
                 "OSError: [Errno 28] No space left on device: '/ckpt/run17/global_step6000/mp_rank_00_model_states.pt'"])
-        else:
-            lines += watchdog(rank, t_at(base, 617.0 + rng.random()), 6001)
+    for rank, pod in enumerate(pods):
+        lines = story(rank, 4, base, rng, 4, 5997, 0, full, 617.0, 6001)
         host = "ip-10-0-%d-%d.ec2.internal" % (1 + rank // 2, 20 + rank)
         cid = "%064x" % rng.getrandbits(256)
         for tt, ln in lines:
