@@ -940,7 +940,7 @@ envelope_take(const struct layouts *l, struct envstate *es, const char *raw, siz
 	if (l == NULL || n == 0)
 		return 0;
 	envelope_clear(out, raw, len);
-	if (p[0] == 0x1e) {	/* json-seq's record separator */
+	if (p[0] == 0x1e && n > 1) {	/* json-seq's record separator */
 		p++;
 		n--;
 	} else if (n > 6 && memcmp(p, "data: {", 7) == 0) {	/* journalctl -o json-sse */
