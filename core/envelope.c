@@ -581,13 +581,16 @@ rfc3339(const char *p, size_t n, int64_t *sec, int32_t *nsec)
 }
 
 /* An epoch number in seconds, milliseconds, microseconds or nanoseconds
- * (by its size: a training log is from after 2001). */
-static void
+ * (by its size: a training log is from after 2001); 0 for one of 20
+ * digits and more, whose seconds would not fit in an int64_t. */
+static int
 epoch_any(long double v, struct stamp *ts)
 {
 	int64_t sec;
 	int32_t nsec;
 
+	if (!(v < 1e20L))
+		return 0;
 	if (v >= 1e17L)
 		v /= 1e9L;
 	else if (v >= 1e14L)
@@ -598,6 +601,7 @@ epoch_any(long double v, struct stamp *ts)
 	nsec = (int32_t)((v - (long double)sec) * 1e9L);
 	stamp_from_epoch(sec, nsec, ts);
 	ts->flags |= STAMP_FRAC;
+	return 1;
 }
 
 static int
@@ -619,8 +623,7 @@ time_of(const char *p, size_t n, struct stamp *ts)
 
 		for (i = 0; i < n; i++)
 			v = v * 10 + (p[i] - '0');
-		epoch_any(v, ts);
-		return 1;
+		return epoch_any(v, ts);
 	}
 	return 0;
 }
@@ -834,8 +837,7 @@ record_time(const struct layouts *l, json_t *rec, struct stamp *ts)
 
 		if (d <= 0)
 			return 0;
-		epoch_any(d, ts);
-		return 1;
+		return epoch_any(d, ts);
 	}
 	return json_is_string(v) && time_of(json_string_value(v), json_string_length(v), ts);
 }
