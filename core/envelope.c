@@ -611,7 +611,8 @@ time_of(const char *p, size_t n, struct stamp *ts)
 	int32_t nsec;
 	size_t i;
 
-	if (rfc3339(p, n, &sec, &nsec) == n) {
+	/* rfc3339's 0 is no time, with sec and nsec not set: "" is none */
+	if (n > 0 && rfc3339(p, n, &sec, &nsec) == n) {
 		stamp_from_epoch(sec, nsec, ts);
 		ts->flags |= STAMP_FRAC;
 		return 1;
