@@ -1004,7 +1004,10 @@ envelope_take(const struct layouts *l, struct envstate *es, const char *raw, siz
 	es->seen = (uint8_t)out->kind;
 	if (out->pod[0] != '\0')
 		out->index = envelope_pod_index(l, es, out->pod, strlen(out->pod));
-	if (out->ts.flags & STAMP_TIME) {
+	/* the order of records in nanoseconds, which an int64_t holds for
+	 * 285 years either side of 1970: a time outside says nothing of it */
+	if ((out->ts.flags & STAMP_TIME) && out->ts.sec > -9000000000 &&
+	    out->ts.sec < 9000000000) {
 		int64_t ns = out->ts.sec * 1000000000 + out->ts.nsec;
 
 		if (es->lastns != 0 && ns > es->lastns)
