@@ -177,6 +177,11 @@ parse_pod(struct layouts *l, yaml_document_t *d, yaml_node_t *n, const char *pat
 		} else if (key != NULL && strcmp(key, "add") == 0 && v->type == YAML_MAPPING_NODE) {
 			yaml_node_pair_t *q;
 
+			if ((dup = yamlmap_duplicate(d, v)) != NULL) {
+				notes_add(ns, NOTE_ERROR, path, MARK(dup), "duplicate key '%s'",
+				    sval(dup));
+				return -1;
+			}
 			for (q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
 				yaml_node_t *rk = yaml_document_get_node(d, q->key);
 				yaml_node_t *rv = yaml_document_get_node(d, q->value);
@@ -1058,9 +1063,12 @@ static int
 docrec_cmp(const void *a, const void *b)
 {
 	const struct docrec *x = a, *y = b;
-	int c = stamp_cmp(&x->ts, &y->ts);
+	int tx = (x->ts.flags & STAMP_TIME) != 0, ty = (y->ts.flags & STAMP_TIME) != 0, c;
 
-	if (c != 0 && (x->ts.flags & STAMP_TIME) && (y->ts.flags & STAMP_TIME))
+	/* (timed, time, place): the few untimed at the head first */
+	if (tx != ty)
+		return tx - ty;
+	if (tx && (c = stamp_cmp(&x->ts, &y->ts)) != 0)
 		return c;
 	return x->at < y->at ? -1 : x->at > y->at;
 }
@@ -1109,7 +1117,9 @@ envelope_document(const struct layouts *l, struct envstate *es, const char *text
 		for (j = 0; j < l->nfields[F_INSIDE]; j++)
 			if (json_is_object(lookup(rec, l->fields[F_INSIDE][j])))
 				in = lookup(rec, l->fields[F_INSIDE][j]);
-		(void)record_time(l, in, &v[k].ts);
+		/* a record without a time goes with the one before it */
+		if (!record_time(l, in, &v[k].ts) && k > 0)
+			v[k].ts = v[k - 1].ts;
 		k++;
 	}
 	/* hits come in score order, Loki and CloudWatch newest first: oldest

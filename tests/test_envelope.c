@@ -269,6 +269,10 @@ test_documents(void **state)
 	    "    ]\n  }\n}\n";
 	static const char cw[] = "{\"events\": [\n {\"timestamp\": 1759220117100, \"message\": "
 	    "\"later\"},\n {\"timestamp\": 1759220110000, \"message\": \"earlier\"}\n]}\n";
+	static const char mixed[] = "{\"events\": [\n {\"message\": \"head\"},\n"
+	    " {\"timestamp\": 1759220117000, \"message\": \"t17\"},\n"
+	    " {\"message\": \"after17\"},\n"
+	    " {\"timestamp\": 1759220110000, \"message\": \"t10\"}\n]}\n";
 	struct got g;
 	char *why = NULL;
 	unsigned long line;
@@ -291,6 +295,15 @@ test_documents(void **state)
 	assert_int_equal(envelope_document(lay, &es, cw, sizeof cw - 1, on_record, &g,
 	    &why, &line), 2);
 	assert_string_equal(g.text[0], "earlier");
+	/* a record with no time keeps its place after the one before it;
+	 * the untimed ones at the head stay first */
+	memset(&g, 0, sizeof g);
+	assert_int_equal(envelope_document(lay, &es, mixed, sizeof mixed - 1, on_record, &g,
+	    &why, &line), 4);
+	assert_string_equal(g.text[0], "head");
+	assert_string_equal(g.text[1], "t10");
+	assert_string_equal(g.text[2], "t17");
+	assert_string_equal(g.text[3], "after17");
 	/* valid JSON with no records; and JSON cut short, with its line */
 	assert_int_equal(envelope_document(lay, &es, "{\"a\": [1]}", 10, on_record,
 	    &g, &why, &line), 0);
@@ -341,6 +354,9 @@ test_bad_layouts(void **state)
 	static const char noindex[] = "pods:\n  - id: x\n    match: '^x-([0-9]+)$'\n";
 	static const char badre[] = "derive:\n  - from: f\n    match: '(?<pod>'\n";
 	static const char toplevel[] = "fields:\n  message: [m]\n";
+	static const char dupadd[] = "pods:\n  - id: x\n"
+	    "    match: '^x-(?<role>worker)-(?<index>[0-9]+)$'\n"
+	    "    add: {worker: 1, worker: 1048576}\n";
 
 	(void)state;
 	notes_init(&ns);
@@ -355,6 +371,8 @@ test_bad_layouts(void **state)
 	assert_non_null(strstr(ns.v[2].text, "pattern"));
 	assert_int_equal(layouts_parse(l, "d.yaml", toplevel, sizeof toplevel - 1, &ns), -1);
 	assert_non_null(strstr(ns.v[3].text, "unknown key 'fields'"));
+	assert_int_equal(layouts_parse(l, "e.yaml", dupadd, sizeof dupadd - 1, &ns), -1);
+	assert_non_null(strstr(ns.v[4].text, "duplicate key 'worker'"));
 	assert_int_equal(layouts_pod_rules(l), 0);
 	notes_release(&ns);
 	layouts_free(l);
