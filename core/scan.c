@@ -379,6 +379,11 @@ doc_end(struct scanner *sc, struct source *src, int must)
 	    src->doc->s != NULL ? src->doc->s : "", src->doc->len, on_record, &dc, &why, &line);
 
 	if (n < 0 && !must) {
+		/* followed, it may still be written: said once, read when whole */
+		if (!src->doc_noted)
+			notes_add(&sc->b->notes, NOTE_INFO, src->name, line, 0, "a JSON document "
+			    "not complete yet (%s): read when it is", why);
+		src->doc_noted = 1;
 		free(why);
 		return;
 	}

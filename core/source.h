@@ -91,6 +91,7 @@ struct source {
 	/* a whole JSON document (an Elasticsearch response, an aws logs
 	 * export) is kept until it is complete, then read record by record */
 	int		 document;	/* DOC_* */
+	int		 doc_noted;	/* ... said to be incomplete */
 	struct buf	*doc;
 	char		**hosts;	/* host names its lines gave, for their events */
 	size_t		  nhosts;

@@ -127,4 +127,18 @@ check "1,000 files: an append to the last one is seen" wait_for "$TMP/many.out" 
 kill -INT $pid
 wait $pid; rc=$?
 check "SIGINT ends it cleanly too" [ "$rc" -eq 0 ]
+
+# A JSON document (a log store's export) being written: said to be
+# incomplete, then read when whole.
+mkdir -p "$TMP/doc"
+doc=$top_srcdir/samples/es-illegal-memory-access/search-response.json
+head -c 300 "$doc" > "$TMP/doc/hits.json"
+"$RW" --watch --format jsonl "$TMP/doc" > "$TMP/doc.out" 2>&1 &
+pid=$!
+check "a JSON document cut short: said to be incomplete, with its line" \
+    wait_for "$TMP/doc.out" "hits.json:18: a JSON document not complete yet"
+tail -c +301 "$doc" >> "$TMP/doc/hits.json"
+check "... and read when it is whole" wait_for "$TMP/doc.out" '"initiating": 3'
+kill -TERM $pid
+wait $pid
 finish
