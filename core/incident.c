@@ -698,6 +698,15 @@ incident_index(struct incident *in)
 }
 
 /* The passes, in order (core/analysis.h says what each decides). */
+void
+incident_unread(struct incident *in, size_t n, const char *first)
+{
+	if (n != in->unread || first != in->unread_first)
+		in->analysed = 0;
+	in->unread = n;
+	in->unread_first = first;
+}
+
 const struct analysis *
 incident_analyse(struct incident *in)
 {

@@ -149,6 +149,11 @@ struct incident {
 	int			  rank_fact, host_fact, exit_fact;
 	struct analysis		  an;
 	int			  analysed;
+	/* sources of the run that could not be read (a file never readable,
+	 * a command that failed), and the first one's name: the run says
+	 * (incident_unread); a healthy verdict says what it does not cover */
+	size_t			  unread;
+	const char		 *unread_first;
 	size_t			 *byrank;	/* analysis scratch: event indices grouped by rank */
 	size_t			 *rankstart;	/* [rank + 1] -> start in byrank; [0] unattributed */
 	size_t			 *bysig;	/* analysis scratch: event indices grouped by signature */
@@ -175,6 +180,9 @@ struct event_ref incident_event_ref(const struct incident *in, const struct even
  * time in its file); nothing when the event is no longer kept. */
 void		 incident_bound_event(struct incident *in, const struct event_ref *ref,
 		     const struct stamp *upper);
+/* How many of the run's sources could not be read, the first's name
+ * (which must outlive the incident's analyses). */
+void		 incident_unread(struct incident *in, size_t n, const char *first);
 /* Reason over what has been collected; the result stays valid until the
  * next add or analyse. */
 const struct analysis *incident_analyse(struct incident *in);

@@ -359,6 +359,24 @@ source_done(struct run *r, struct source *s, int final)
 	}
 }
 
+/* What the incident must know of the sources that could not be read. */
+static void
+unread(struct run *r)
+{
+	const char *first = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nsources; i++) {
+		const struct source *s = r->sources[i];
+
+		if (s->failed && s->ino == 0) {
+			if (n++ == 0)
+				first = s->name;
+		}
+	}
+	incident_unread(r->incident, n, first);
+}
+
 int
 run_scan_step(struct run *r, uint64_t budget, int final)
 {
@@ -386,6 +404,7 @@ run_scan_step(struct run *r, uint64_t budget, int final)
 	pass_end(r->pass);
 	r->pass = NULL;
 	r->cursor = 0;
+	unread(r);
 	/* the first 20 were named with their lines; say how many in all */
 	if (r->match_errors > 20 && r->match_errors != r->match_errors_told) {
 		notes_add(&r->notes, NOTE_WARN, NULL, 0, 0,

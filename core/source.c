@@ -126,9 +126,13 @@ stream_end(struct source *src, struct notes *ns)
 	 * ended well is what a finished job's log does, and not noted */
 	if (src->child > 0 && stream_wait(src->child, &src->status, 200)) {
 		src->ended = 1;
-		if (!WIFEXITED(src->status) || WEXITSTATUS(src->status) != 0)
-			notes_add(ns, NOTE_WARN, src->name, 0, 0, "the command %s",
+		if (!WIFEXITED(src->status) || WEXITSTATUS(src->status) != 0) {
+			/* its output is no log to judge (kubectl: no such pod) */
+			notes_add(ns, NOTE_WARN, src->name, 0, 0, "the command %s: what it printed "
+			    "is read, but its log is not judged healthy",
 			    stream_status(src->status, b, sizeof b));
+			src->failed = SOURCE_CMD_FAILED;
+		}
 	}
 }
 

@@ -22,6 +22,7 @@ struct wrap;
 #define SOURCE_CHUNK	(64 * 1024)
 #define SOURCE_HEAD	64	/* first bytes compared to notice a rewrite */
 #define SOURCE_NOT_REGULAR	(-1)	/* a source's failed: a FIFO, a device */
+#define SOURCE_CMD_FAILED	(-2)	/* ... a command that exited non-zero or was killed */
 
 enum source_kind {
 	SOURCE_LOG,

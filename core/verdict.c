@@ -337,6 +337,15 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 		    in->lines, active, active == 1 ? "" : "s");
 		if (an->ndiags > 0)
 			buf_printf(&reason, "; %s is worth a look", an->diags[0].entry->title);
+		if (in->unread > 0) {
+			/* what could not be read is not judged healthy */
+			an->confidence = "low";
+			buf_printf(&reason, "; but %zu source%s could not be read (%s%s): what "
+			    "%s is not judged", in->unread, in->unread == 1 ? "" : "s",
+			    in->unread_first != NULL ? in->unread_first : "see the notes",
+			    in->unread > 1 ? " and more" : "", in->unread == 1 ? "it holds" :
+			    "they hold");
+		}
 	}
 	an->reason = buf_detach(&reason);
 }

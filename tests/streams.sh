@@ -59,6 +59,18 @@ assert d["initiating"]["rank"] == 5, d["initiating"]
 assert d["initiating"]["event"]["rank_from"] == "pod", d["initiating"]["event"]
 assert sorted(r["rank"] for r in d["ranks"]) == [0, 5], d["ranks"]
 P
+# a command that fails is no healthy log: alone, nothing is judged (exit
+# 2); beside good ones, a healthy verdict says what it does not cover
+"$RW" --report --cmd 'echo "error: pods \"x\" not found" >&2; exit 1' > "$TMP/fail.out" 2>&1
+check "--cmd: a failing command alone is nothing to judge (exit 2)" test $? = 2
+check "... it says the command's status" grep -q "exited with status 1" "$TMP/fail.out"
+"$RW" --report --format json --cmd "cat '$TMP/pods/w0.log'" --cmd 'exit 3' > "$TMP/half.json"
+check "--cmd: healthy beside a failed command is low confidence, and says so" python3 - "$TMP/half.json" <<'P'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "healthy" and d["initiating"]["confidence"] == "low", d["initiating"]
+assert "could not be read (exit 3)" in d["initiating"]["reason"], d["initiating"]["reason"]
+P
 "$RW" --report --cmd 'echo {1..5000}' > /dev/null 2> "$TMP/many.err"
 check "--cmd: more than 4096 commands: exit 2" test $? = 2
 check "--cmd: ... and says why" grep -q "more than 4096 commands" "$TMP/many.err"
