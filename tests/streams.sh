@@ -71,6 +71,8 @@ d = json.load(open(sys.argv[1]))
 assert d["verdict"] == "healthy" and d["initiating"]["confidence"] == "low", d["initiating"]
 assert "could not be read (exit 3)" in d["initiating"]["reason"], d["initiating"]["reason"]
 P
+"$RW" --watch --cmd 'sleep 0.3; echo "error: pods \"x\" not found"; exit 1' > "$TMP/failw.out" 2>&1
+check "--watch --cmd: a command that fails ends the watch with nothing to judge (exit 2)" test $? = 2
 "$RW" --report --cmd 'echo {1..5000}' > /dev/null 2> "$TMP/many.err"
 check "--cmd: more than 4096 commands: exit 2" test $? = 2
 check "--cmd: ... and says why" grep -q "more than 4096 commands" "$TMP/many.err"

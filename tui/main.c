@@ -767,7 +767,12 @@ watch_run(struct run *r, int poll_ms, struct watch_opts *wo)
 	free(ps.failing);
 	buf_release(&b);
 	watch_free(w);
-	/* the streams ended: the run's answer, as a report's */
+	/* the streams ended: the run's answer, as a report's (nothing to
+	 * judge when no stream could be read: a command that failed) */
+	if (ending && run_readable(r) == 0) {
+		fprintf(stderr, "rankwatch: nothing readable\n");
+		return out_status(2);
+	}
 	return out_status(ending && r->incident->lines > 0 ?
 	    report_exit_status(incident_analyse(r->incident)) : 0);
 }
