@@ -67,16 +67,6 @@ struct envstate {
 /* Records that come newest first (logcli without --forward): 1 once. */
 int		 envstate_backwards(struct envstate *es);
 
-struct layouts	*layouts_new(void);
-void		 layouts_free(struct layouts *l);
-/* Load one layouts file (YAML); 0, or -1 with a note naming file and line. */
-int		 layouts_parse(struct layouts *l, const char *path, const char *text,
-		    size_t len, struct notes *ns);
-/* Load every *.yaml of dir, sorted; a missing dir is no error. Returns the
- * number of files that failed. */
-int		 layouts_load_dir(struct layouts *l, const char *dir, struct notes *ns);
-size_t		 layouts_pod_rules(const struct layouts *l);
-
 void		 envstate_init(struct envstate *es);
 void		 envstate_release(struct envstate *es);
 

@@ -10,7 +10,7 @@
 #include <yaml.h>
 
 #include "buf.h"
-#include "envelope.h"
+#include "layouts.h"
 #include "rulebook.h"
 #include "yamlmap.h"
 #include "xmalloc.h"

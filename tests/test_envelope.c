@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include "envelope.h"
+#include "layouts.h"
 #include "notes.h"
 #include "stamp.h"
 

@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "envelope.h"
+#include "layouts.h"
 #include "source.h"
 #include "stamp.h"
 
