@@ -12,7 +12,8 @@
  *     aws logs filter-log-events: their records (envelope_document)
  * Where a record keeps its message, time, pod, node and container, and
  * how a pod's name gives its rank (the operators' naming: PyTorchJob's
- * worker-N is RANK N+1 beside master-0), is data: the YAML files of rules/layouts/.
+ * worker-N is RANK N+1 beside master-0), is data: the YAML files of
+ * rules/layouts/, loaded by core/layouts.h.
  * Reading one line allocates nothing but its JSON. */
 #ifndef RW_ENVELOPE_H
 #define RW_ENVELOPE_H

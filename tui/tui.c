@@ -619,7 +619,9 @@ tui_main(struct run *r, const struct rulebook *rb, const char *const *paths,
 	notes_init(&ns);
 	theme_set_load(&t.themes, theme_dirs, nthemedirs, &ns);
 	dir = ticks_dir();
-	key = ticks_key(paths, npaths);
+	/* a run of --cmd streams only is known by its commands */
+	key = npaths > 0 ? ticks_key(paths, npaths) :
+	    ticks_key((const char *const *)&r->title, 1);
 	t.ticks = ticks_open(dir, key, r->title);
 	free(dir);
 	free(key);
