@@ -47,7 +47,6 @@ int
 config_parse(struct config *c, const char *path, const char *text, size_t len,
     struct notes *ns)
 {
-	yaml_parser_t p;
 	yaml_document_t d;
 	yaml_node_t *root, *dup;
 	yaml_node_pair_t *pp;
@@ -55,14 +54,8 @@ config_parse(struct config *c, const char *path, const char *text, size_t len,
 
 	memset(c, 0, sizeof *c);
 	c->path = xstrdup(path);
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&p, &d)) {
-		notes_add(ns, NOTE_WARN, path, p.problem_mark.line + 1, p.problem_mark.column + 1,
-		    "YAML syntax: %s; settings ignored", p.problem ? p.problem : "error");
-		yaml_parser_delete(&p);
+	if (yamlmap_load(&d, path, text, len, ns, NOTE_WARN, "; settings ignored") != 0)
 		return -1;
-	}
 	root = yaml_document_get_root_node(&d);
 	if ((dup = yamlmap_duplicate(&d, root)) != NULL) {
 		notes_add(ns, NOTE_ERROR, path, dup->start_mark.line + 1, dup->start_mark.column + 1,
@@ -104,7 +97,6 @@ config_parse(struct config *c, const char *path, const char *text, size_t len,
 			}
 		}
 	yaml_document_delete(&d);
-	yaml_parser_delete(&p);
 	return bad ? -1 : 0;
 }
 

@@ -249,7 +249,6 @@ int
 layouts_parse(struct layouts *l, const char *path, const char *text, size_t len,
     struct notes *ns)
 {
-	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_node_t *root, *dup;
 	yaml_node_pair_t *p;
@@ -257,15 +256,8 @@ layouts_parse(struct layouts *l, const char *path, const char *text, size_t len,
 	size_t npods = 0, i, j;
 	int bad = 0;
 
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		notes_add(ns, NOTE_ERROR, path, parser.problem_mark.line + 1,
-		    parser.problem_mark.column + 1, "YAML syntax: %s",
-		    parser.problem ? parser.problem : "error");
-		yaml_parser_delete(&parser);
+	if (yamlmap_load(&doc, path, text, len, ns, NOTE_ERROR, "") != 0)
 		return -1;
-	}
 	root = yaml_document_get_root_node(&doc);
 	if (root == NULL || root->type != YAML_MAPPING_NODE) {
 		notes_add(ns, NOTE_ERROR, path, 0, 0, "a layouts file is a mapping of pods, "
@@ -342,7 +334,6 @@ layouts_parse(struct layouts *l, const char *path, const char *text, size_t len,
 		}
 	}
 	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
 	if (bad) {
 		for (i = 0; i < npods; i++)
 			podrule_release(&pods[i]);

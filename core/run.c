@@ -359,6 +359,14 @@ source_done(struct run *r, struct source *s, int final)
 	}
 }
 
+/* Never read: failed before any of it could be (a file that was never
+ * readable, a command that failed). */
+static int
+never_read(const struct source *s)
+{
+	return s->failed && s->ino == 0;
+}
+
 /* What the incident must know of the sources that could not be read. */
 static void
 unread(struct run *r)
@@ -366,14 +374,9 @@ unread(struct run *r)
 	const char *first = NULL;
 	size_t i, n = 0;
 
-	for (i = 0; i < r->nsources; i++) {
-		const struct source *s = r->sources[i];
-
-		if (s->failed && s->ino == 0) {
-			if (n++ == 0)
-				first = s->name;
-		}
-	}
+	for (i = 0; i < r->nsources; i++)
+		if (never_read(r->sources[i]) && n++ == 0)
+			first = r->sources[i]->name;
 	incident_unread(r->incident, n, first);
 }
 
@@ -534,8 +537,7 @@ run_readable(const struct run *r)
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nsources; i++)
-		if ((!r->sources[i]->failed || r->sources[i]->ino != 0) &&
-		    !r->sources[i]->binary)
+		if (!never_read(r->sources[i]) && !r->sources[i]->binary)
 			n++;
 	return n;
 }

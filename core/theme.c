@@ -178,22 +178,14 @@ theme_load(const char *path, struct notes *ns)
 struct theme *
 theme_parse(const char *path, const char *text, size_t len, struct notes *ns)
 {
-	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_node_t *root, *dup = NULL, *roles;
 	yaml_node_pair_t *p;
 	struct theme *t;
 	int bad = 0, r;
 
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		notes_add(ns, NOTE_ERROR, path, parser.problem_mark.line + 1,
-		    parser.problem_mark.column + 1, "YAML syntax: %s",
-		    parser.problem ? parser.problem : "error");
-		yaml_parser_delete(&parser);
+	if (yamlmap_load(&doc, path, text, len, ns, NOTE_ERROR, "") != 0)
 		return NULL;
-	}
 	t = xcalloc(1, sizeof *t);
 	for (r = 0; r < TR__COUNT; r++)
 		t->style[r].fg = t->style[r].bg = -1;
@@ -244,7 +236,6 @@ theme_parse(const char *path, const char *text, size_t len, struct notes *ns)
 			}
 		}
 	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
 	if (!bad && t->name == NULL) {
 		notes_add(ns, NOTE_ERROR, path, 0, 0, "a theme needs a name");
 		bad = 1;

@@ -10,6 +10,23 @@
 #include "xmalloc.h"
 #include "yamlmap.h"
 
+int
+yamlmap_load(yaml_document_t *doc, const char *path, const char *text, size_t len,
+    struct notes *ns, enum note_level level, const char *then)
+{
+	yaml_parser_t parser;
+	int ok;
+
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!(ok = yaml_parser_load(&parser, doc)))
+		notes_add(ns, level, path, parser.problem_mark.line + 1,
+		    parser.problem_mark.column + 1, "YAML syntax: %s%s",
+		    parser.problem ? parser.problem : "error", then);
+	yaml_parser_delete(&parser);
+	return ok ? 0 : -1;
+}
+
 static int
 yaml_name(const struct dirent *d)
 {

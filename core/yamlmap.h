@@ -25,6 +25,12 @@ int		 yamlmap_read(const char *path, size_t limit, struct notes *ns,
 		    int (*parse)(void *arg, const char *path, const char *text, size_t len,
 		    struct notes *ns), void *arg);
 
+/* Load text[0..len) (read from path) as one YAML document into doc: 0, or
+ * -1 with a note at level naming path, line and column ("YAML syntax:
+ * ...", then the words of then). doc is the caller's to delete. */
+int		 yamlmap_load(yaml_document_t *doc, const char *path, const char *text,
+		    size_t len, struct notes *ns, enum note_level level, const char *then);
+
 /* Call fn with the path of each *.yaml and *.yml file of dir (not
  * hidden ones), in name order. Returns how many calls returned nonzero,
  * or -1 (errno set) when dir cannot be read. */
