@@ -19,7 +19,10 @@ text_hash(const char *p, size_t n)
 	return h;
 }
 
-#define FACTS(ev)	((struct fact *)((ev) + 1))
+#define HAS_UPPER(ev)	(((ev)->ts.flags & STAMP_INHERITED) != 0)
+#define UPPER(ev)	((struct stamp *)((ev) + 1))
+#define FACTS(ev)	((struct fact *)((char *)((ev) + 1) + \
+			    (HAS_UPPER(ev) ? sizeof(struct stamp) : 0)))
 
 /* One allocation holds the event, its facts and their values (and the
  * text when it is kept): events are made (and most of them dropped) by
@@ -43,6 +46,8 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 		}
 	}
 	size += nf * sizeof(struct fact);
+	if (ln->ts.flags & STAMP_INHERITED)
+		size += sizeof(struct stamp);
 	if (path == NULL)
 		size += n + 1;
 	ev = xmalloc(size);
@@ -51,6 +56,8 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 	ev->rank = ln->rank;
 	ev->rank_from = (uint8_t)ln->rank_from;
 	ev->ts = ln->ts;
+	if (HAS_UPPER(ev))
+		memset(UPPER(ev), 0, sizeof *UPPER(ev));
 	ev->file = file;
 	ev->path = path;
 	ev->host = host;
@@ -125,6 +132,21 @@ event_fact(const struct event *ev, int id)
 	return NULL;
 }
 
+const struct stamp *
+event_upper(const struct event *ev)
+{
+	static const struct stamp none;
+
+	return HAS_UPPER(ev) ? UPPER(ev) : &none;
+}
+
+void
+event_set_upper(struct event *ev, const struct stamp *upper)
+{
+	if (HAS_UPPER(ev))
+		*UPPER(ev) = *upper;
+}
+
 const char *
 event_fact_at(const struct event *ev, size_t i, int *id)
 {
@@ -142,6 +164,25 @@ event_fact_num(const struct event *ev, int id, double *out)
 		return 0;
 	*out = strtod(v, &end);
 	return end != v;
+}
+
+int
+event_repeats(const struct event *a, const struct event *b)
+{
+	size_t i;
+
+	if (a->sig != b->sig || a->file != b->file || a->rank != b->rank ||
+	    a->pid != b->pid || a->host != b->host ||
+	    a->label != b->label || a->node != b->node ||
+	    ((a->flags ^ b->flags) & (LINE_ROOT_CAUSE | LINE_SUMMARY)) ||
+	    a->nfacts != b->nfacts ||
+	    event_cmp_time(a, b) < 0)
+		return 0;
+	for (i = 0; i < a->nfacts; i++)
+		if (FACTS(a)[i].id != FACTS(b)[i].id ||
+		    strcmp((const char *)a + FACTS(a)[i].off, (const char *)b + FACTS(b)[i].off) != 0)
+			return 0;
+	return 1;
 }
 
 int

@@ -6,7 +6,7 @@
  * torchrun error.json, a record joined from two lines) keeps a copy, and
  * so does the first failure-like line of each rank of a file, which a
  * report shows for every rank (core/scan.c). A run of 100,000 ranks keeps
- * a million events: each is 120 bytes and its facts. */
+ * a million events: each is 104 bytes and its facts. */
 #ifndef RW_EVENT_H
 #define RW_EVENT_H
 
@@ -39,7 +39,6 @@ struct event {
 	const char		*path;		/* to read the line back; NULL: kept */
 	const char		*host;		/* shared, NULL when unknown */
 	struct stamp		 ts;
-	struct stamp		 upper;		/* for a borrowed time: the next own time in the file */
 	uint64_t		 offset;
 	uint32_t		 lineno;
 	uint32_t		 order;		/* arrival order */
@@ -57,7 +56,9 @@ struct event {
 	uint8_t			 via;		/* enum attr_via: how attribution gave it its rank */
 	uint8_t			 assumed;	/* rank rests on local rank = global rank */
 	uint8_t			 kept;		/* the text follows the facts */
-	/* then: struct fact[nfacts], the values, the kept text */
+	/* then, for a borrowed time (STAMP_INHERITED), its upper bound: the
+	 * next own time in the file (event_upper); struct fact[nfacts], the
+	 * values, the kept text */
 };
 
 /* Build an event from a parsed line and a match (ov from PCRE2 on msg).
@@ -72,10 +73,19 @@ void		 event_free(struct event *ev);
  * event keeps no copy; NULL when the file no longer holds it. */
 const char	*event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1]);
 const char	*event_fact(const struct event *ev, int id);
+/* A borrowed time's upper bound (no STAMP_TIME until one is known); only
+ * an event with a borrowed time has one to set. */
+const struct stamp *event_upper(const struct event *ev);
+void		 event_set_upper(struct event *ev, const struct stamp *upper);
 /* The i-th fact's value; *id gets its fact id. */
 const char	*event_fact_at(const struct event *ev, size_t i, int *id);
 /* Numeric value of a fact; returns 0 when absent or not a number. */
 int		 event_fact_num(const struct event *ev, int id, double *out);
+/* Does a say again what b, an earlier line of the same file, said: the
+ * same signature, rank, process, facts and torchrun summary section, and
+ * not an earlier time? (How each found its rank, and whether it continues
+ * a record, may differ: the exception that quotes a timeout line.) */
+int		 event_repeats(const struct event *a, const struct event *b);
 /* Ordering for "which came first": time (timeless last), then the place
  * in the stream (line order in one file, files by name), then arrival. */
 int		 event_cmp_time(const struct event *a, const struct event *b);

@@ -353,11 +353,12 @@ sigslot_of(struct rankstate *rs, uint32_t sig, int create)
 	}
 	rs->slots[rs->nslots].sig = sig;
 	rs->slots[rs->nslots].count = 0;
+	rs->slots[rs->nslots].first = -1;
 	rs->slots[rs->nslots].last = -1;
 	return &rs->slots[rs->nslots++];
 }
 
-void
+int
 incident_add_event(struct incident *in, struct event *ev)
 {
 	struct rankstate *rs;
@@ -395,6 +396,15 @@ incident_add_event(struct incident *in, struct event *ev)
 		bins_mark(&rs->bins, bin_of(in, ev->ts.sec), 1u << ev->sig->role);
 	numstats_add(rs, ev);
 	sl->count++;
+	/* The same line again (a timeout quoted by the exception that
+	 * carries it, and again by the terminate message): counted, and its
+	 * numbers are in numstats, but it tells the analysis nothing the
+	 * first copy does not. Not for unranked lines, which attribution
+	 * may yet give different ranks. */
+	if (ev->rank >= 0 && sl->first >= 0 && event_repeats(ev, in->events[sl->first])) {
+		event_free(ev);
+		return 0;
+	}
 	/* A line with no rank that names whom it is about (a launcher's
 	 * report) is kept in full: the attribution pass needs each one. A
 	 * routine line (progress, context) is kept once and as the last:
@@ -402,17 +412,18 @@ incident_add_event(struct incident *in, struct event *ev)
 	keep = ev->rank < 0 && signature_is_about(ev->sig) ? INCIDENT_KEEP_ABOUT :
 	    ev->sig->role == ROLE_PROGRESS || ev->sig->role == ROLE_CONTEXT ?
 	    INCIDENT_KEEP_ROUTINE : INCIDENT_KEEP;
-	if (sl->count <= keep) {
+	if (sl->count <= keep || sl->last < 0) {
 		XGROW(in->events, in->capevents, in->nevents + 1);
-		in->events[in->nevents++] = ev;
-	} else if (sl->last < 0) {
-		XGROW(in->events, in->capevents, in->nevents + 1);
-		sl->last = (int32_t)in->nevents;
+		if (sl->first < 0)
+			sl->first = (int32_t)in->nevents;
+		else if (sl->count > keep)
+			sl->last = (int32_t)in->nevents;
 		in->events[in->nevents++] = ev;
 	} else {
 		event_free(in->events[sl->last]);
 		in->events[sl->last] = ev;
 	}
+	return 1;
 }
 
 struct event_ref
@@ -446,9 +457,9 @@ incident_bound_event(struct incident *in, const struct event_ref *ref,
 		else if (in->events[i - 1]->order < ref->order)
 			break;	/* every slot after it holds a newer event: it is gone */
 	}
-	if (ev == NULL || !(ev->ts.flags & STAMP_INHERITED) || (ev->upper.flags & STAMP_TIME))
+	if (ev == NULL || !(ev->ts.flags & STAMP_INHERITED) || (event_upper(ev)->flags & STAMP_TIME))
 		return;
-	ev->upper = *upper;
+	event_set_upper(ev, upper);
 	in->analysed = 0;
 }
 

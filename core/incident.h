@@ -54,7 +54,8 @@ struct numstat {
 struct sigslot {
 	uint32_t	 sig;		/* signature index */
 	uint32_t	 count;		/* events of it on this rank */
-	int32_t		 last;		/* index in incident.events of the "last" copy, -1 */
+	int32_t		 first;		/* index in incident.events of the first copy, -1 */
+	int32_t		 last;		/* ... of the "last" copy, -1 */
 };
 
 struct rankstate {
@@ -171,8 +172,10 @@ struct incident	*incident_new(const struct rulebook *rb);
 void		 incident_free(struct incident *in);
 /* Account for one line (activity, times); call for every line. */
 void		 incident_add_line(struct incident *in, const struct line *ln);
-/* Take an event (the incident owns it from now on). */
-void		 incident_add_event(struct incident *in, struct event *ev);
+/* Take an event (the incident owns it from now on). Returns 0 when it
+ * only counted: it says again what its rank's first event of the
+ * signature said, in the same file, and it was freed. */
+int		 incident_add_event(struct incident *in, struct event *ev);
 /* A reference to an event just added (it is kept until a newer event of
  * its rank and signature replaces it). */
 struct event_ref incident_event_ref(const struct incident *in, const struct event *ev);

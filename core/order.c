@@ -70,8 +70,8 @@ order_upper_bound(const struct event *ev, struct stamp *out)
 		*out = ev->ts;
 		return 1;
 	}
-	if (ev->upper.flags & STAMP_TIME) {
-		*out = ev->upper;
+	if (event_upper(ev)->flags & STAMP_TIME) {
+		*out = *event_upper(ev);
 		return 1;
 	}
 	return 0;

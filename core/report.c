@@ -260,9 +260,9 @@ js_event_read(struct buf *b, const struct rulebook *rb, const struct event *ev,
 		buf_adds(b, ", \"time_note\": ");
 		buf_add_jstr(b, note);
 	}
-	if ((ev->ts.flags & STAMP_INHERITED) && (ev->upper.flags & STAMP_TIME)) {
+	if ((ev->ts.flags & STAMP_INHERITED) && (event_upper(ev)->flags & STAMP_TIME)) {
 		buf_adds(b, ", \"time_upper\": ");
-		js_time(b, &ev->upper);
+		js_time(b, event_upper(ev));
 	}
 	buf_adds(b, ", \"entry\": ");
 	buf_add_jstr(b, ev->sig->entry->id);

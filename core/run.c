@@ -70,7 +70,9 @@ apply_event(struct run *r, struct source *src, struct event *ev)
 	r->matches++;
 	if (r->on_event != NULL)
 		r->on_event(r->on_event_arg, ev);
-	if (ev->ts.flags & STAMP_INHERITED) {
+	if (!(ev->ts.flags & STAMP_INHERITED))
+		incident_add_event(r->incident, ev);
+	else if (incident_add_event(r->incident, ev)) {
 		struct pending *p = &r->pending[src->id];
 
 		if (p->n == PENDING_MAX) {	/* the oldest stays unbounded */
@@ -78,10 +80,8 @@ apply_event(struct run *r, struct source *src, struct event *ev)
 			p->n--;
 		}
 		XGROW(p->v, p->cap, p->n + 1);
-		incident_add_event(r->incident, ev);
 		p->v[p->n++] = incident_event_ref(r->incident, ev);
-	} else
-		incident_add_event(r->incident, ev);
+	}
 }
 
 /* Tell the incident, the notes and the pending list what batch b found,

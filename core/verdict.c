@@ -274,10 +274,10 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		cap(an, "medium");
 		buf_adds(reason, " (time as torchrun's summary reports it, to the second)");
 	} else if (init->ts.flags & STAMP_INHERITED) {
-		if (init->upper.flags & STAMP_TIME) {
+		if (event_upper(init)->flags & STAMP_TIME) {
 			char up[40];
 
-			stamp_format(&init->upper, 0, up, sizeof up);
+			stamp_format(event_upper(init), 0, up, sizeof up);
 			buf_printf(reason, " (its line has no time of its own: written by %s)", up);
 		} else
 			buf_adds(reason, " (its line has no time of its own; this is the time "
