@@ -39,9 +39,20 @@ struct passes {
 	int			 *srank;
 	double			 *score;
 	unsigned char		 *blamed;
-	struct buf		 *why;
+	uint32_t		 *whyhead;	/* its reasons: a list in whynode, */
+	uint32_t		 *whytail;	/* ... 0 when it has none */
 	size_t			  nscore, capscore;
 	struct imap		  at;
+	/* the reasons' texts, each kept once however many ranks it is
+	 * given to (a condition that blames 16,383 ranks), and the list
+	 * nodes that give them to ranks ([0] is unused) */
+	char			**whytext;
+	size_t			  nwhytext, capwhytext;
+	struct whynode {
+		uint32_t	 text;
+		uint32_t	 next;		/* 0: the last */
+	}			 *whynode;
+	size_t			  nwhynode, capwhynode;
 };
 
 /* A rank's suspect score, 0 when it has none (suspects.c). */

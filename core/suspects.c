@@ -33,14 +33,16 @@ score_at(struct passes *p, int rank)
 		cap = p->capscore;
 		p->blamed = xgrow(p->blamed, &cap, p->nscore + 1, sizeof *p->blamed);
 		cap = p->capscore;
-		p->why = xgrow(p->why, &cap, p->nscore + 1, sizeof *p->why);
+		p->whyhead = xgrow(p->whyhead, &cap, p->nscore + 1, sizeof *p->whyhead);
+		cap = p->capscore;
+		p->whytail = xgrow(p->whytail, &cap, p->nscore + 1, sizeof *p->whytail);
 		p->capscore = cap;
 	}
 	j = p->nscore++;
 	p->srank[j] = rank;
 	p->score[j] = 0;
 	p->blamed[j] = 0;
-	buf_init(&p->why[j]);
+	p->whyhead[j] = p->whytail[j] = 0;
 	imap_set(&p->at, rank, j);
 	return j;
 }
@@ -66,14 +68,60 @@ passes_release(struct passes *p)
 {
 	size_t j;
 
-	for (j = 0; j < p->nscore; j++)
-		buf_release(&p->why[j]);
+	for (j = 0; j < p->nwhytext; j++)
+		free(p->whytext[j]);
+	free(p->whytext);
+	free(p->whynode);
 	free(p->srank);
 	free(p->score);
 	free(p->blamed);
-	free(p->why);
+	free(p->whyhead);
+	free(p->whytail);
 	imap_release(&p->at);
 	free(p->co);
+}
+
+/* Give score j the reason why (a copy, shared with the reason given
+ * just before when it is the same), after its others or, first, before. */
+static void
+why_add(struct passes *p, size_t j, const char *why, int first)
+{
+	uint32_t n;
+
+	if (p->nwhytext == 0 || strcmp(p->whytext[p->nwhytext - 1], why) != 0) {
+		XGROW(p->whytext, p->capwhytext, p->nwhytext + 1);
+		p->whytext[p->nwhytext++] = xstrdup(why);
+	}
+	XGROW(p->whynode, p->capwhynode, p->nwhynode + 2);
+	if (p->nwhynode == 0)
+		p->nwhynode = 1;
+	n = (uint32_t)p->nwhynode++;
+	p->whynode[n].text = (uint32_t)(p->nwhytext - 1);
+	p->whynode[n].next = 0;
+	if (p->whyhead[j] == 0)
+		p->whyhead[j] = p->whytail[j] = n;
+	else if (first) {
+		p->whynode[n].next = p->whyhead[j];
+		p->whyhead[j] = n;
+	} else {
+		p->whynode[p->whytail[j]].next = n;
+		p->whytail[j] = n;
+	}
+}
+
+/* Score j's reasons, joined with "; "; caller frees. */
+static char *
+why_join(const struct passes *p, size_t j)
+{
+	struct buf b = BUF_INIT;
+	uint32_t n;
+
+	for (n = p->whyhead[j]; n != 0; n = p->whynode[n].next) {
+		if (b.len)
+			buf_adds(&b, "; ");
+		buf_adds(&b, p->whytext[p->whynode[n].text]);
+	}
+	return buf_detach(&b);
 }
 
 /* Ranks below the highest the run shows can be scored; a higher number
@@ -88,9 +136,7 @@ suspect_add(const struct incident *in, struct passes *p, int rank, double score,
 		return;
 	j = score_at(p, rank);
 	p->score[j] += score;
-	if (p->why[j].len)
-		buf_adds(&p->why[j], "; ");
-	buf_adds(&p->why[j], why);
+	why_add(p, j, why, 0);
 }
 
 static const struct incident *sort_in;
@@ -343,12 +389,8 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 				buf_adds(&w, i == 0 ? "failed first: " : "failed at about the same time: ");
 				describe_event(&w, p->co[i]);
 				p->score[at] += 100 - (double)i;
-				if (p->why[at].len) {
-					buf_adds(&w, "; ");
-					buf_add(&w, p->why[at].s, p->why[at].len);
-				}
-				buf_release(&p->why[at]);
-				p->why[at] = w;
+				why_add(p, at, w.s, 1);
+				buf_release(&w);
 			}
 	an->suspects = xcalloc(p->nscore + 1, sizeof *an->suspects);
 	for (j = 0; j < p->nscore; j++) {
@@ -357,7 +399,7 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 		if (p->score[j] >= 1.5 || (p->score[j] > 0 && (rs == NULL || rs->lines == 0))) {
 			an->suspects[an->nsuspects].rank = p->srank[j];
 			an->suspects[an->nsuspects].score = p->score[j];
-			an->suspects[an->nsuspects].reason = buf_detach(&p->why[j]);
+			an->suspects[an->nsuspects].reason = why_join(p, j);
 			an->nsuspects++;
 		}
 	}
