@@ -577,17 +577,17 @@ index_by_rank(struct incident *in)
 	in->rankstart = xcalloc(n + 1, sizeof *in->rankstart);
 	/* each event's group, looked up once: byrank holds them first */
 	for (i = 0; i < in->nevents; i++) {
-		in->byrank[i] = event_group(in, in->events[i]);
+		in->byrank[i] = (uint32_t)event_group(in, in->events[i]);
 		in->rankstart[in->byrank[i] + 1]++;
 	}
 	for (i = 1; i <= n; i++)
 		in->rankstart[i] += in->rankstart[i - 1];
 	{
-		size_t *g = in->byrank;
+		uint32_t *g = in->byrank;
 
 		in->byrank = xmalloc(sizeof *in->byrank * (in->nevents + 1));
 		for (i = 0; i < in->nevents; i++)
-			in->byrank[in->rankstart[g[i]]++] = i;
+			in->byrank[in->rankstart[g[i]]++] = (uint32_t)i;
 		free(g);
 	}
 	for (i = n; i > 0; i--)
@@ -611,7 +611,7 @@ index_by_sig(struct incident *in)
 	for (i = 1; i <= n; i++)
 		in->sigstart[i] += in->sigstart[i - 1];
 	for (i = 0; i < in->nevents; i++)
-		in->bysig[in->sigstart[in->events[i]->sig->index]++] = i;
+		in->bysig[in->sigstart[in->events[i]->sig->index]++] = (uint32_t)i;
 	for (i = n; i > 0; i--)
 		in->sigstart[i] = in->sigstart[i - 1];
 	in->sigstart[0] = 0;

@@ -155,9 +155,9 @@ struct incident {
 	 * (incident_unread); a healthy verdict says what it does not cover */
 	size_t			  unread;
 	const char		 *unread_first;
-	size_t			 *byrank;	/* analysis scratch: event indices grouped by rank */
+	uint32_t		 *byrank;	/* analysis scratch: event indices grouped by rank */
 	size_t			 *rankstart;	/* [rank + 1] -> start in byrank; [0] unattributed */
-	size_t			 *bysig;	/* analysis scratch: event indices grouped by signature */
+	uint32_t		 *bysig;	/* analysis scratch: event indices grouped by signature */
 	size_t			 *sigstart;	/* [signature index] -> start in bysig */
 };
 

@@ -217,7 +217,7 @@ cmd_pod_index(const struct rulebook *rb, struct source *s)
 			if (*q == '/')
 				p = q + 1;
 		if (e > p)
-			index = envelope_pod_index(rb->layouts, &s->env, p, (size_t)(e - p));
+			index = envelope_pod_index(rb->layouts, &s->rd->env, p, (size_t)(e - p));
 		p = e;
 	}
 	return index;
@@ -250,6 +250,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	r->npaths = npaths;
 	r->all_attempts = opt ? opt->all_attempts : 0;
 	r->jobs = opt != NULL && opt->jobs > 0 ? opt->jobs : pass_default_jobs();
+	r->once = opt != NULL && opt->once;
 	discover(paths, npaths, opt ? opt->all_attempts : 0, &fl, &r->notes);
 	r->layout = fl.n == 0 && opt != NULL && opt->ncmds > 0 ? "commands" : fl.layout;
 	for (i = 0; i < fl.n; i++) {
@@ -261,8 +262,8 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 		s->id = r->nsources;
 		r->sources[r->nsources++] = s;
 		if (i < PROBE_FILES && probe_anchor(s, r->buf, &a, &sample)) {
-			s->ls.anchor = a;
-			s->ls.anchor_dated = 1;
+			s->rd->ls.anchor = a;
+			s->rd->ls.anchor_dated = 1;
 			if (!have_run_anchor || a > run_anchor)
 				run_anchor = a;
 			have_run_anchor = 1;
@@ -271,7 +272,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	for (i = 0; opt != NULL && i < opt->ncmds; i++) {
 		struct source *s = source_new_stream(opt->cmds[i], -1, opt->spool_dir, &r->notes);
 
-		s->ls.pod_label = cmd_pod_index(rb, s);
+		s->rd->ls.pod_label = cmd_pod_index(rb, s);
 		XGROW(r->sources, r->capsources, r->nsources + 1);
 		s->id = r->nsources;
 		r->sources[r->nsources++] = s;
@@ -280,9 +281,9 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 		if (r->sources[i]->kind == SOURCE_STDIN && opt != NULL && opt->spool_dir != NULL)
 			source_spool(r->sources[i], opt->spool_dir, &r->notes);
 	for (i = 0; i < r->nsources && i < PROBE_FILES; i++)
-		if (!r->sources[i]->ls.anchor_dated && have_run_anchor) {
-			r->sources[i]->ls.anchor = run_anchor;
-			r->sources[i]->ls.anchor_dated = 1;
+		if (!r->sources[i]->rd->ls.anchor_dated && have_run_anchor) {
+			r->sources[i]->rd->ls.anchor = run_anchor;
+			r->sources[i]->rd->ls.anchor_dated = 1;
 		}
 	r->anchor = run_anchor;
 	r->anchor_dated = have_run_anchor;
@@ -340,12 +341,12 @@ run_free(struct run *r)
 static void
 source_done(struct run *r, struct source *s, int final)
 {
-	if (final && s->ls.group_ranked > 0 && !s->noted_group) {
+	if (final && s->rd->ls.group_ranked > 0 && !s->noted_group) {
 		s->noted_group = 1;
 		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
 		    "%lu line%s carry only a process-group rank ([Rank N] / [PG ... Rank N]); "
 		    "it was taken as the global rank, which holds only for the default group",
-		    s->ls.group_ranked, s->ls.group_ranked == 1 ? "" : "s");
+		    s->rd->ls.group_ranked, s->rd->ls.group_ranked == 1 ? "" : "s");
 	}
 	/* No upper bound from mtime: a copied or checked-out run has
 	 * meaningless mtimes, and reports must not depend on them. Events
@@ -356,6 +357,10 @@ source_done(struct run *r, struct source *s, int final)
 
 		free(p->v);
 		memset(p, 0, sizeof *p);
+	}
+	if (final && r->once) {
+		scan_source_release(s);
+		source_retire(s);
 	}
 }
 

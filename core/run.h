@@ -42,11 +42,16 @@ struct run {
 	unsigned long	  match_errors;
 	unsigned long	  match_errors_told;	/* the count last said in a note */
 	int		  jobs;		/* threads reading files */
+	int		  once;		/* run_options.once */
 	struct pass	 *pass;		/* the pass over the files under way, NULL */
 };
 
 struct run_options {
 	int		 all_attempts;
+	/* the run is read once, to its end (a report): each source's
+	 * reading state goes as soon as it is read (source_retire), and
+	 * nothing reads it again */
+	int		 once;
 	/* a matcher over the same rulebook to use, already tuned, which the
 	 * run borrows (NULL: the run builds and tunes its own) */
 	struct matcher	*matcher;

@@ -152,18 +152,20 @@ struct wrap {
 static struct wrap *
 wrap_of(struct source *src)
 {
-	if (src->wrap == NULL)
-		src->wrap = xcalloc(1, sizeof *src->wrap);
-	return src->wrap;
+	if (src->rd->wrap == NULL)
+		src->rd->wrap = xcalloc(1, sizeof *src->rd->wrap);
+	return src->rd->wrap;
 }
 
 void
 scan_source_release(struct source *src)
 {
-	if (src->wrap != NULL)
-		free(src->wrap->text);
-	free(src->wrap);
-	src->wrap = NULL;
+	if (src->rd == NULL)
+		return;
+	if (src->rd->wrap != NULL)
+		free(src->rd->wrap->text);
+	free(src->rd->wrap);
+	src->rd->wrap = NULL;
 }
 
 /* w->text = a + b, where a may be w->text itself. */
@@ -204,8 +206,8 @@ is_bare(const struct line *ln, const char *text)
 static void
 try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len)
 {
-	struct wrap *w = src->wrap;
-	struct linestate scratch = src->ls;
+	struct wrap *w = src->rd->wrap;
+	struct linestate scratch = src->rd->ls;
 	struct line jl;
 	struct feedctx fc = { sc, &jl, src, NULL, 0 };	/* joined: not in the file as read */
 	int found, code;
@@ -236,7 +238,7 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 	int found, joined = 0;
 	size_t cand;
 
-	line_parse(&src->ls, text, len, &ln);
+	line_parse(&src->rd->ls, text, len, &ln);
 	ln.lineno = lineno;
 	ln.offset = offset;
 	fc.inplace = inplace && ln.raw == text;
@@ -250,19 +252,19 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 	r->u.host = ln.hostlen < 64 ? fc.host : NULL;
 	r->hostlen = r->u.host != NULL ? (uint8_t)ln.hostlen : 0;
 	if (ln.msglen == 0) {
-		if (src->wrap != NULL)
-			src->wrap->len = 0;
+		if (src->rd->wrap != NULL)
+			src->rd->wrap->len = 0;
 		return;
 	}
 	found = matcher_match(sc->matcher, text, len, ln.msg, ln.msglen, on_match, &fc);
 	cand = matcher_had_candidates(sc->matcher);
 	gave_up(sc, lineno);
 	/* a bare line that matched nothing may finish the line before */
-	if (src->wrap != NULL && src->wrap->len > 0 && found == 0 && is_bare(&ln, text)) {
+	if (src->rd->wrap != NULL && src->rd->wrap->len > 0 && found == 0 && is_bare(&ln, text)) {
 		try_unwrap(sc, src, text, len);
-		joined = src->wrap->len > 0;
-	} else if (src->wrap != NULL)
-		src->wrap->len = 0;
+		joined = src->rd->wrap->len > 0;
+	} else if (src->rd->wrap != NULL)
+		src->rd->wrap->len = 0;
 	if (!joined && found == 0 && cand > 0)
 		wrap_keep(wrap_of(src), text, len, "", 0, lineno, offset, 0);
 }
@@ -279,19 +281,19 @@ scan_enveloped(struct scanner *sc, struct source *src, const struct envelope *en
 	const char *p = env->text, *e = env->text + env->len, *nl;
 	const char *host = env->node[0] != '\0' ? env->node : env->pod[0] != '\0' ? env->pod : NULL;
 
-	src->ls.env_label = env->index;
-	src->ls.env_host = host;
-	src->ls.env_hostlen = host != NULL ? strlen(host) : 0;
-	src->ls.env_ts = env->ts;
+	src->rd->ls.env_label = env->index;
+	src->rd->ls.env_host = host;
+	src->rd->ls.env_hostlen = host != NULL ? strlen(host) : 0;
+	src->rd->ls.env_ts = env->ts;
 	do {
 		nl = memchr(p, '\n', (size_t)(e - p));
 		scan_plain(sc, src, p, (size_t)((nl != NULL ? nl : e) - p), offset, lineno, 0);
 		p = nl + 1;
 	} while (nl != NULL && p <= e);
-	src->ls.env_label = -1;
-	src->ls.env_host = NULL;
-	src->ls.env_hostlen = 0;
-	memset(&src->ls.env_ts, 0, sizeof src->ls.env_ts);
+	src->rd->ls.env_label = -1;
+	src->rd->ls.env_host = NULL;
+	src->rd->ls.env_hostlen = 0;
+	memset(&src->rd->ls.env_ts, 0, sizeof src->rd->ls.env_ts);
 }
 
 static void
@@ -301,11 +303,11 @@ scan_line(struct scanner *sc, struct source *src, const char *text, size_t len,
 	const struct layouts *lay = matcher_rulebook(sc->matcher)->layouts;
 	struct envelope env;
 
-	if (src->document == DOC_READING) {
+	if (src->rd->document == DOC_READING) {
 		doc_keep(sc, src, text, len);
 		return;
 	}
-	if (lay != NULL && envelope_take(lay, &src->env, text, len, &env, &sc->envbuf))
+	if (lay != NULL && envelope_take(lay, &src->rd->env, text, len, &env, &sc->envbuf))
 		scan_enveloped(sc, src, &env, offset, lineno);
 	else
 		scan_plain(sc, src, text, len, offset, lineno, inplace);
@@ -341,30 +343,30 @@ on_record(void *arg, const struct envelope *env)
 static void
 doc_as_text(struct scanner *sc, struct source *src)
 {
-	const char *p = src->doc->s, *e = p + src->doc->len, *nl;
+	const char *p = src->rd->doc->s, *e = p + src->rd->doc->len, *nl;
 	unsigned long n = 0;
 
-	src->document = DOC_DONE;
+	src->rd->document = DOC_DONE;
 	for (; p < e; p = nl + 1) {
 		if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
 			nl = e;
-		scan_line(sc, src, p, (size_t)(nl - p), (uint64_t)(p - src->doc->s), ++n, 1);
+		scan_line(sc, src, p, (size_t)(nl - p), (uint64_t)(p - src->rd->doc->s), ++n, 1);
 	}
-	buf_release(src->doc);
+	buf_release(src->rd->doc);
 }
 
 static void
 doc_keep(struct scanner *sc, struct source *src, const char *text, size_t len)
 {
-	if (src->doc->len + len + 1 > DOC_MAX) {
+	if (src->rd->doc->len + len + 1 > DOC_MAX) {
 		notes_add(&sc->b->notes, NOTE_WARN, src->name, 0, 0, "a JSON document larger "
 		    "than %u MiB: read as text lines, not record by record", DOC_MAX >> 20);
-		buf_add(src->doc, text, len);
+		buf_add(src->rd->doc, text, len);
 		doc_as_text(sc, src);
 		return;
 	}
-	buf_add(src->doc, text, len);
-	buf_add(src->doc, "\n", 1);
+	buf_add(src->rd->doc, text, len);
+	buf_add(src->rd->doc, "\n", 1);
 }
 
 /* At the end of what there is: read the document if it is whole (must:
@@ -375,29 +377,29 @@ doc_end(struct scanner *sc, struct source *src, int must)
 	struct docctx dc = { sc, src, 0 };
 	unsigned long line;
 	char *why;
-	long n = envelope_document(matcher_rulebook(sc->matcher)->layouts, &src->env,
-	    src->doc->s != NULL ? src->doc->s : "", src->doc->len, on_record, &dc, &why, &line);
+	long n = envelope_document(matcher_rulebook(sc->matcher)->layouts, &src->rd->env,
+	    src->rd->doc->s != NULL ? src->rd->doc->s : "", src->rd->doc->len, on_record, &dc, &why, &line);
 
 	if (n < 0 && !must) {
 		/* followed, it may still be written: said once, read when whole */
-		if (!src->doc_noted)
+		if (!src->rd->doc_noted)
 			notes_add(&sc->b->notes, NOTE_INFO, src->name, line, 0, "a JSON document "
 			    "not complete yet (%s): read when it is", why);
-		src->doc_noted = 1;
+		src->rd->doc_noted = 1;
 		free(why);
 		return;
 	}
 	if (n > 0) {
-		src->document = DOC_DONE;
-		buf_release(src->doc);
+		src->rd->document = DOC_DONE;
+		buf_release(src->rd->doc);
 		return;
 	}
 	if (n == 0) {
 		/* valid JSON, but no log: a config.json beside the logs */
 		notes_add(&sc->b->notes, NOTE_INFO, src->name, 0, 0, "a JSON document with no "
 		    "list of log records rankwatch knows (rules/layouts: records.lists); left out");
-		src->document = DOC_DONE;
-		buf_release(src->doc);
+		src->rd->document = DOC_DONE;
+		buf_release(src->rd->doc);
 		return;
 	}
 	notes_add(&sc->b->notes, NOTE_ERROR, src->name, line, 0, "%s; read as text lines", why);
@@ -441,29 +443,29 @@ on_chunk(void *arg, struct source *src, const char *p, size_t n)
 
 	/* The file's first bytes, before any of its lines is parsed: the
 	 * year of its year-less lines (run.c probed the first files). */
-	if (!src->anchor_tried && !src->ls.anchor_dated && src->offset == 0 &&
-	    src->carrylen == 0 && memchr(p, '\n', n) != NULL) {
+	if (!src->anchor_tried && !src->rd->ls.anchor_dated && src->offset == 0 &&
+	    src->rd->carrylen == 0 && memchr(p, '\n', n) != NULL) {
 		src->anchor_tried = 1;
 		if (scan_head_anchor(p, n, &a)) {
-			src->ls.anchor = a;
-			src->ls.anchor_dated = 1;
+			src->rd->ls.anchor = a;
+			src->rd->ls.anchor_dated = 1;
 			src->head_anchor = a;	/* for the run (run.c) */
 			src->head_dated = 1;
 		} else if (sc->anchor_dated) {
-			src->ls.anchor = sc->anchor;
-			src->ls.anchor_dated = 1;
+			src->rd->ls.anchor = sc->anchor;
+			src->rd->ls.anchor_dated = 1;
 		} else if (sc->anchor_before != NULL &&
 		    sc->anchor_before(sc->anchor_arg, src, &a)) {
-			src->ls.anchor = a;	/* a live run whose first files were empty */
-			src->ls.anchor_dated = 1;
+			src->rd->ls.anchor = a;	/* a live run whose first files were empty */
+			src->rd->ls.anchor_dated = 1;
 		}
 	}
 	/* a whole JSON document, not lines: kept until it is complete */
-	if (src->document == DOC_NO && src->offset == 0 && src->carrylen == 0 &&
-	    !src->env.seen && envelope_is_document(p, n)) {
-		src->document = DOC_READING;
-		if (src->doc == NULL)
-			src->doc = xcalloc(1, sizeof *src->doc);
+	if (src->rd->document == DOC_NO && src->offset == 0 && src->rd->carrylen == 0 &&
+	    !src->rd->env.seen && envelope_is_document(p, n)) {
+		src->rd->document = DOC_READING;
+		if (src->rd->doc == NULL)
+			src->rd->doc = xcalloc(1, sizeof *src->rd->doc);
 	}
 	matcher_scan(sc->matcher, p, n);
 }
@@ -505,15 +507,15 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 	if (!more) {
 		if (final)
 			source_flush(src, on_line, sc);
-		if (src->document == DOC_READING)
+		if (src->rd->document == DOC_READING)
 			doc_end(sc, src, final || src->done);
-		if (envstate_backwards(&src->env))
+		if (envstate_backwards(&src->rd->env))
 			notes_add(&b->notes, NOTE_WARN, src->name, 0, 0, "its records come newest "
 			    "first (logcli without --forward?): a traceback's lines are read in "
 			    "reverse, and the first failure is still found by time");
 		/* what a next line might continue: nothing when it has no
 		 * text, or when none will follow */
-		if (src->wrap != NULL && (src->wrap->len == 0 || final))
+		if (src->rd->wrap != NULL && (src->rd->wrap->len == 0 || final))
 			scan_source_release(src);
 	}
 	notes_to_recs(b);

@@ -33,11 +33,12 @@ source_new(const char *path, const char *name, enum source_kind kind,
 	src->node = node;
 	src->nproc = nproc;
 	src->line_max = SOURCE_LINE_MAX;
-	linestate_init(&src->ls, rank, node, 0);
-	src->ls.nproc = nproc;
+	src->rd = xcalloc(1, sizeof *src->rd);
+	linestate_init(&src->rd->ls, rank, node, 0);
+	src->rd->ls.nproc = nproc;
 	src->fd = kind == SOURCE_STDIN ? 0 : -1;
 	src->spool_fd = -1;
-	envstate_init(&src->env);
+	envstate_init(&src->rd->env);
 	return src;
 }
 
@@ -52,7 +53,7 @@ source_new_stream(const char *cmd, int rank, const char *spool_dir, struct notes
 	/* a stream is written now: a time without a year is of the last
 	 * twelve months (what a file's mtime says for a file) */
 	stamp_from_epoch((int64_t)time(NULL), 0, &now);
-	src->ls.anchor = now.sec;
+	src->rd->ls.anchor = now.sec;
 	if (cmd != NULL && (src->fd = stream_spawn(cmd, &src->child, &why)) < 0) {
 		notes_add(ns, NOTE_ERROR, src->name, 0, 0, "%s", why);
 		free(why);
@@ -137,15 +138,33 @@ stream_end(struct source *src, struct notes *ns)
 }
 
 void
+source_retire(struct source *src)
+{
+	/* the scanner's half-record (rd->wrap) is the scanner's to release
+	 * first (scan_source_release) */
+	struct srcread *rd = src->rd;
+
+	if (rd == NULL)
+		return;
+	free(rd->carry);
+	free(rd->kept_ranks);
+	envstate_release(&rd->env);
+	if (rd->doc != NULL)
+		buf_release(rd->doc);
+	free(rd->doc);
+	free(rd);
+	src->rd = NULL;
+}
+
+void
 source_free(struct source *src)
 {
 	if (src == NULL)
 		return;
-	free(src->carry);
+	source_retire(src);
 	while (src->nhosts > 0)
 		free(src->hosts[--src->nhosts]);
 	free(src->hosts);
-	free(src->kept_ranks);
 	if (src->kind == SOURCE_CMD && src->fd >= 0)
 		close(src->fd);
 	if (src->child > 0 && !src->ended)
@@ -153,10 +172,6 @@ source_free(struct source *src)
 	if (src->spool_fd >= 0)
 		close(src->spool_fd);
 	free(src->spool);
-	envstate_release(&src->env);
-	if (src->doc != NULL)
-		buf_release(src->doc);
-	free(src->doc);
 	free(src);
 }
 
@@ -176,9 +191,9 @@ static void
 emit(struct source *src, const char *p, size_t n, uint64_t off,
     source_line_fn fn, void *arg, int truncated, int ends)
 {
-	if (!src->midline)
+	if (!src->rd->midline)
 		src->lineno++;
-	src->midline = !ends;
+	src->rd->midline = !ends;
 	fn(arg, src, p, n, off, src->lineno, truncated);
 }
 
@@ -186,7 +201,7 @@ emit(struct source *src, const char *p, size_t n, uint64_t off,
 static unsigned long
 this_line(const struct source *src)
 {
-	return src->midline ? src->lineno : src->lineno + 1;
+	return src->rd->midline ? src->lineno : src->lineno + 1;
 }
 
 /* Bytes p[0..n) with no NUL in them. */
@@ -195,32 +210,32 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
     source_line_fn fn, void *arg)
 {
 	const char *end = p + n, *nl;
-	uint64_t base = src->offset + src->carrylen;	/* where p[0] is in the file */
+	uint64_t base = src->offset + src->rd->carrylen;	/* where p[0] is in the file */
 	/* one look for '\r' here spares line_parse one per line */
 	int crfree = memchr(p, '\r', n) == NULL;
 
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
-		if (src->skipping) {
+		if (src->rd->skipping) {
 			if (nl == NULL) {
 				src->offset = base + n;	/* skipped to here */
 				return;
 			}
-			src->skipping = 0;
-			src->midline = 0;
+			src->rd->skipping = 0;
+			src->rd->midline = 0;
 			p = nl + 1;
 			src->offset = base + (uint64_t)(p - (end - n));
 			continue;
 		}
-		if (src->carrylen == 0 && nl != NULL &&
+		if (src->rd->carrylen == 0 && nl != NULL &&
 		    (size_t)(nl - p) <= src->line_max) {
 			size_t len = (size_t)(nl - p);
 
 			if (len > 0 && p[len - 1] == '\r')
 				len--;	/* CRLF */
-			src->ls.cr_free = crfree;
+			src->rd->ls.cr_free = crfree;
 			emit(src, p, len, src->offset, fn, arg, 0, 1);
-			src->ls.cr_free = 0;
+			src->rd->ls.cr_free = 0;
 			p = nl + 1;
 			src->offset = base + (uint64_t)(p - (end - n));
 			continue;
@@ -228,14 +243,14 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 		/* Partial line, or a line that spans reads, or a huge one. */
 		{
 			size_t take = nl ? (size_t)(nl - p) : (size_t)(end - p);
-			size_t room = src->line_max - src->carrylen;
+			size_t room = src->line_max - src->rd->carrylen;
 
 			if (take > room) {
 				/* Over-long: keep its head, skip to the newline. */
-				src->carry = xgrow(src->carry, &src->carrycap,
+				src->rd->carry = xgrow(src->rd->carry, &src->rd->carrycap,
 				    src->line_max, 1);
-				memcpy(src->carry + src->carrylen, p, room);
-				src->carrylen = src->line_max;
+				memcpy(src->rd->carry + src->rd->carrylen, p, room);
+				src->rd->carrylen = src->line_max;
 				if (src->line_max % 1024 == 0)
 					notes_add(ns, NOTE_WARN, src->name, this_line(src), 0,
 					    "line longer than %zu KiB; matched on its first %zu KiB",
@@ -244,28 +259,28 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 					notes_add(ns, NOTE_WARN, src->name, this_line(src), 0,
 					    "line longer than %zu bytes; matched on its first %zu",
 					    src->line_max, src->line_max);
-				emit(src, src->carry, src->carrylen, src->offset, fn, arg, 1, 0);
-				src->carrylen = 0;
+				emit(src, src->rd->carry, src->rd->carrylen, src->offset, fn, arg, 1, 0);
+				src->rd->carrylen = 0;
 				if (nl == NULL) {
-					src->skipping = 1;
+					src->rd->skipping = 1;
 					src->offset = base + n;
 					return;
 				}
-				src->midline = 0;
+				src->rd->midline = 0;
 				p = nl + 1;
 				src->offset = base + (uint64_t)(p - (end - n));
 				continue;
 			}
-			src->carry = xgrow(src->carry, &src->carrycap,
-			    src->carrylen + take + 1, 1);
-			memcpy(src->carry + src->carrylen, p, take);
-			src->carrylen += take;
+			src->rd->carry = xgrow(src->rd->carry, &src->rd->carrycap,
+			    src->rd->carrylen + take + 1, 1);
+			memcpy(src->rd->carry + src->rd->carrylen, p, take);
+			src->rd->carrylen += take;
 			if (nl == NULL)
 				return;
-			if (src->carrylen > 0 && src->carry[src->carrylen - 1] == '\r')
-				src->carrylen--;
-			emit(src, src->carry, src->carrylen, src->offset, fn, arg, 0, 1);
-			src->carrylen = 0;
+			if (src->rd->carrylen > 0 && src->rd->carry[src->rd->carrylen - 1] == '\r')
+				src->rd->carrylen--;
+			emit(src, src->rd->carry, src->rd->carrylen, src->offset, fn, arg, 0, 1);
+			src->rd->carrylen = 0;
 			p = nl + 1;
 			src->offset = base + (uint64_t)(p - (end - n));
 		}
@@ -280,12 +295,12 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 static void
 hole(struct source *src, size_t run, source_line_fn fn, void *arg)
 {
-	if (src->skipping)
-		src->skipping = 0;	/* the head was handed on already */
-	else if (src->carrylen > 0) {
-		emit(src, src->carry, src->carrylen, src->offset, fn, arg, 0, 0);
-		src->offset += src->carrylen;
-		src->carrylen = 0;
+	if (src->rd->skipping)
+		src->rd->skipping = 0;	/* the head was handed on already */
+	else if (src->rd->carrylen > 0) {
+		emit(src, src->rd->carry, src->rd->carrylen, src->offset, fn, arg, 0, 0);
+		src->offset += src->rd->carrylen;
+		src->rd->carrylen = 0;
 	}
 	src->offset += run;
 }
@@ -311,10 +326,10 @@ source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
 void
 source_flush(struct source *src, source_line_fn fn, void *arg)
 {
-	if (src->carrylen > 0) {
-		emit(src, src->carry, src->carrylen, src->offset, fn, arg, 0, 1);
-		src->offset += src->carrylen;
-		src->carrylen = 0;
+	if (src->rd != NULL && src->rd->carrylen > 0) {
+		emit(src, src->rd->carry, src->rd->carrylen, src->offset, fn, arg, 0, 1);
+		src->offset += src->rd->carrylen;
+		src->rd->carrylen = 0;
 	}
 }
 
@@ -480,9 +495,9 @@ restart(struct source *src, struct notes *ns, const char *why)
 {
 	notes_add(ns, NOTE_INFO, src->name, 0, 0, "%s", why);
 	src->offset = 0;
-	src->carrylen = 0;
-	src->skipping = 0;
-	src->midline = 0;
+	src->rd->carrylen = 0;
+	src->rd->skipping = 0;
+	src->rd->midline = 0;
 	src->headlen = 0;
 	src->lineno = 0;
 }
@@ -505,7 +520,7 @@ head_changed(const struct source *src, int fd)
 	unsigned char now[SOURCE_HEAD];
 	ssize_t n;
 
-	if (src->headlen == 0 || src->offset + src->carrylen == 0)
+	if (src->headlen == 0 || src->offset + src->rd->carrylen == 0)
 		return 0;
 	n = pread(fd, now, src->headlen, 0);
 	return n != (ssize_t)src->headlen ||
@@ -530,15 +545,15 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 
 	if (more != NULL)
 		*more = 0;
-	if (src->done || src->binary)
+	if (src->done || src->binary || src->rd == NULL)	/* NULL: retired */
 		return 0;
 	/* Unchanged since the last read (same file, same size, same mtime):
 	 * a stat is cheaper than an open, for polling thousands of files. */
 	if (src->kind == SOURCE_LOG && src->ino != 0 && stat(src->path, &sb) == 0 &&
 	    sb.st_ino == src->ino && sb.st_dev == src->dev &&
-	    (uint64_t)sb.st_size == src->offset + src->carrylen &&
+	    (uint64_t)sb.st_size == src->offset + src->rd->carrylen &&
 	    (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec == src->mtime_ns &&
-	    !src->skipping)
+	    !src->rd->skipping)
 		return 0;
 	if (SOURCE_IS_STREAM(src))
 		fd = src->fd;
@@ -567,7 +582,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			src->prev_offset = src->offset;
 			restart(src, ns, "replaced by a new file (rotation); reading it from the top");
 		}
-		else if ((uint64_t)sb.st_size < src->offset + src->carrylen ||
+		else if ((uint64_t)sb.st_size < src->offset + src->rd->carrylen ||
 		    head_changed(src, fd))
 			/* copytruncate: shorter now, or emptied and written past
 			 * where we were (then its first bytes differ) */
@@ -576,17 +591,17 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		src->ino = sb.st_ino;
 		src->mtime = local_mtime(&sb);
 		src->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
-		if (src->offset == 0 && src->lineno == 0 && !src->ls.anchor_dated)
-			src->ls.anchor = src->mtime;
+		if (src->offset == 0 && src->lineno == 0 && !src->rd->ls.anchor_dated)
+			src->rd->ls.anchor = src->mtime;
 		if (src->kind == SOURCE_ERRORJSON) {
 			total = read_errorjson(src, fd, ns, fn, arg);
 			src->bytes += (uint64_t)total;
 			goto out;
 		}
-		if ((uint64_t)sb.st_size == src->offset + src->carrylen)
+		if ((uint64_t)sb.st_size == src->offset + src->rd->carrylen)
 			goto out;
-		if (src->offset + src->carrylen > 0 &&
-		    lseek(fd, (off_t)(src->offset + src->carrylen), SEEK_SET) < 0) {
+		if (src->offset + src->rd->carrylen > 0 &&
+		    lseek(fd, (off_t)(src->offset + src->rd->carrylen), SEEK_SET) < 0) {
 			failure(src, ns, errno, "cannot seek");
 			total = -1;
 			goto out;
@@ -594,7 +609,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 	for (;;) {
-		uint64_t base = src->offset + src->carrylen;
+		uint64_t base = src->offset + src->rd->carrylen;
 
 		r = read(fd, buf, SOURCE_CHUNK);
 		if (r < 0 && errno == EINTR)
@@ -649,10 +664,10 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 out:
 	if (!SOURCE_IS_STREAM(src) && fd >= 0)
 		close(fd);
-	if (src->carrylen == 0 && src->carrycap > 0) {	/* thousands of files */
-		free(src->carry);
-		src->carry = NULL;
-		src->carrycap = 0;
+	if (src->rd->carrylen == 0 && src->rd->carrycap > 0) {	/* thousands of files */
+		free(src->rd->carry);
+		src->rd->carry = NULL;
+		src->rd->carrycap = 0;
 	}
 	return total;
 }
@@ -673,24 +688,24 @@ source_host(struct source *src, const char *h, size_t n)
 int
 source_first_of_rank(struct source *src, int rank)
 {
-	size_t lo = 0, hi = src->nkept;
+	size_t lo = 0, hi = src->rd->nkept;
 
-	if (src->nkept > 0 && src->kept_ranks[src->nkept - 1] < rank)
-		lo = src->nkept;	/* ranks come in order in most files */
+	if (src->rd->nkept > 0 && src->rd->kept_ranks[src->rd->nkept - 1] < rank)
+		lo = src->rd->nkept;	/* ranks come in order in most files */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (src->kept_ranks[mid] < rank)
+		if (src->rd->kept_ranks[mid] < rank)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < src->nkept && src->kept_ranks[lo] == rank)
+	if (lo < src->rd->nkept && src->rd->kept_ranks[lo] == rank)
 		return 0;
-	XGROW(src->kept_ranks, src->capkept, src->nkept + 1);
-	memmove(src->kept_ranks + lo + 1, src->kept_ranks + lo,
-	    (src->nkept - lo) * sizeof *src->kept_ranks);
-	src->kept_ranks[lo] = rank;
-	src->nkept++;
+	XGROW(src->rd->kept_ranks, src->rd->capkept, src->rd->nkept + 1);
+	memmove(src->rd->kept_ranks + lo + 1, src->rd->kept_ranks + lo,
+	    (src->rd->nkept - lo) * sizeof *src->rd->kept_ranks);
+	src->rd->kept_ranks[lo] = rank;
+	src->rd->nkept++;
 	return 1;
 }

@@ -40,6 +40,27 @@ enum {
 /* Standard input and commands: read from a pipe, not opened by path. */
 #define SOURCE_IS_STREAM(s)	((s)->kind == SOURCE_STDIN || (s)->kind == SOURCE_CMD)
 
+/* What reading a source needs from one read to the next, and nothing
+ * after its last: a run read once (run_options.once, a report) lets it go
+ * as each file is read to its end (source_retire), so that what stays of
+ * 100,000 files is their names and counts. */
+struct srcread {
+	struct linestate ls;
+	char		*carry;		/* partial last line */
+	size_t		 carrylen, carrycap;
+	int		 skipping;	/* inside an over-long line */
+	int		 midline;	/* a piece of the line being read was handed on */
+	struct wrap	*wrap;		/* the scanner's kept half-record (core/scan.c) */
+	struct envstate	 env;		/* what wraps its lines (core/envelope.h) */
+	/* a whole JSON document (an Elasticsearch response, an aws logs
+	 * export) is kept until it is complete, then read record by record */
+	int		 document;	/* DOC_* */
+	int		 doc_noted;	/* ... said to be incomplete */
+	struct buf	*doc;
+	int		*kept_ranks;	/* ranks whose first failure-like line was kept */
+	size_t		 nkept, capkept;
+};
+
 struct source {
 	char		*path;		/* to open */
 	char		*name;		/* to show: relative to the run */
@@ -58,11 +79,7 @@ struct source {
 	uint64_t	 bytes;		/* bytes read in all */
 	size_t		 line_max;	/* SOURCE_LINE_MAX (less in tests) */
 	unsigned long	 lineno;	/* lines consumed */
-	struct linestate ls;
-	char		*carry;		/* partial last line */
-	size_t		 carrylen, carrycap;
-	int		 skipping;	/* inside an over-long line */
-	int		 midline;	/* a piece of the line being read was handed on */
+	struct srcread	*rd;		/* NULL once retired */
 	int		 binary;	/* skipped as binary */
 	int		 failed;	/* why it cannot be read now (noted): an errno
 					 * value, SOURCE_NOT_REGULAR; 0: it can */
@@ -76,7 +93,6 @@ struct source {
 					 * truncated and rewritten file shows other ones */
 	size_t		 headlen;
 	size_t		 id;		/* the owner's index for this source */
-	struct wrap	*wrap;		/* the scanner's kept half-record (core/scan.c) */
 	/* a stream's: its pipe (0 for standard input; -1 once closed), the
 	 * command's process (0: none) and how it ended; and the spool, an
 	 * unlinked file in $TMPDIR that keeps what was read so that the
@@ -88,16 +104,8 @@ struct source {
 	char		*spool;
 	int		 spool_fd;
 	int		 spool_full;	/* a write failed: what follows is not kept */
-	struct envstate	 env;		/* what wraps its lines (core/envelope.h) */
-	/* a whole JSON document (an Elasticsearch response, an aws logs
-	 * export) is kept until it is complete, then read record by record */
-	int		 document;	/* DOC_* */
-	int		 doc_noted;	/* ... said to be incomplete */
-	struct buf	*doc;
 	char		**hosts;	/* host names its lines gave, for their events */
 	size_t		  nhosts;
-	int		 *kept_ranks;	/* ranks whose first failure-like line was kept */
-	size_t		  nkept, capkept;
 	/* when set, called with each chunk read into buf before its lines
 	 * are handed on, with the line function's arg */
 	void		(*chunk_fn)(void *arg, struct source *src, const char *p,
@@ -112,6 +120,10 @@ typedef void (*source_line_fn)(void *arg, struct source *src,
 struct source	*source_new(const char *path, const char *name,
 		    enum source_kind kind, int rank, int node, int nproc);
 void		 source_free(struct source *src);
+/* Nothing more will be read: let the reading state go (the names, the
+ * counts and the hosts stay, for the events and the report). The
+ * scanner's half-record must be released first (scan_source_release). */
+void		 source_retire(struct source *src);
 /* A stream source: standard input (cmd NULL) or cmd's output, run now;
  * spool_dir: where to keep what it reads (NULL: nowhere). A command that
  * cannot be started leaves a failed source and a note. */

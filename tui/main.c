@@ -1086,6 +1086,7 @@ main(int argc, char **argv)
 		notes_release(&ns);
 		return 2;
 	}
+	ro.once = mode == MODE_REPORT;
 	r = run_new(rb, (const char *const *)argv + optind, (size_t)(argc - optind), &ro, &why);
 	if (r == NULL) {
 		fprintf(stderr, "rankwatch: %s\n", why);

@@ -175,6 +175,7 @@ load(struct tui *t, struct logview *lv)
 	lv->reached = lv->want_src < 0 && lv->want_sec == 0 && !lv->want_end;
 	for (i = 0; i < t->run->nsources; i++) {
 		struct source *orig = t->run->sources[i], *s;
+		const struct linestate *ols;
 
 		/* a stream is read again from its spool, as a file */
 		if (source_reread_path(orig) == NULL)
@@ -184,10 +185,11 @@ load(struct tui *t, struct logview *lv)
 		s = source_new(source_reread_path(orig), orig->name,
 		    SOURCE_IS_STREAM(orig) ? SOURCE_LOG : orig->kind, orig->rank, orig->node,
 		    orig->nproc);
-		s->ls.anchor = orig->ls.anchor_dated || SOURCE_IS_STREAM(orig) ? orig->ls.anchor :
-		    orig->mtime;
-		s->ls.anchor_dated = orig->ls.anchor_dated;
-		c.ls = s->ls;
+		ols = orig->rd != NULL ? &orig->rd->ls : NULL;	/* NULL: retired */
+		s->rd->ls.anchor = ols != NULL && (ols->anchor_dated || SOURCE_IS_STREAM(orig)) ?
+		    ols->anchor : orig->mtime;
+		s->rd->ls.anchor_dated = ols != NULL && ols->anchor_dated;
+		c.ls = s->rd->ls;
 		c.src = (uint32_t)i;
 		source_read(s, buf, &ns, on_line, &c);
 		source_flush(s, on_line, &c);
