@@ -50,8 +50,9 @@ analysis_release(struct analysis *an)
 	size_t i;
 
 	free(an->reason);
-	for (i = 0; i < an->nsuspects; i++)
-		free(an->suspects[i].reason);
+	for (i = 0; i < an->nreasons; i++)
+		free(an->reasons[i]);
+	free(an->reasons);
 	free(an->suspects);
 	for (i = 0; i < an->ndiags; i++) {
 		free(an->diags[i].evidence_events);

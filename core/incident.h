@@ -80,9 +80,9 @@ struct rankstate {
 };
 
 struct suspect {
-	int	 rank;
-	double	 score;
-	char	*reason;
+	int		 rank;
+	double		 score;
+	const char	*reason;	/* in analysis.reasons: ranks with the same reasons share it */
 };
 
 struct condresult {
@@ -113,6 +113,8 @@ struct analysis {
 	char			*reason;
 	struct suspect		*suspects;	/* best first */
 	size_t			 nsuspects;
+	char			**reasons;	/* the suspects' reasons, each once */
+	size_t			 nreasons;
 	struct diagnosis	*diags;		/* best first */
 	size_t			 ndiags;
 	struct condresult	*conds;		/* one per rulebook condition */

@@ -124,6 +124,18 @@ why_join(const struct passes *p, size_t j)
 	return buf_detach(&b);
 }
 
+/* Do scores i and j have the same reasons? */
+static int
+why_same(const struct passes *p, size_t i, size_t j)
+{
+	uint32_t a = p->whyhead[i], b = p->whyhead[j];
+
+	for (; a != 0 && b != 0; a = p->whynode[a].next, b = p->whynode[b].next)
+		if (p->whynode[a].text != p->whynode[b].text)
+			return 0;
+	return a == b;
+}
+
 /* Ranks below the highest the run shows can be scored; a higher number
  * pointed at is not a rank of this run as far as the logs tell. */
 static void
@@ -279,7 +291,7 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 	struct stamp start;
 	int have_start, missing_counts;
 	double maxstep = -1;
-	size_t steppers = 0, i, j;
+	size_t steppers = 0, i, j, last;
 	int wr;
 	char when[40], span[40];
 
@@ -393,13 +405,19 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 				buf_release(&w);
 			}
 	an->suspects = xcalloc(p->nscore + 1, sizeof *an->suspects);
-	for (j = 0; j < p->nscore; j++) {
+	an->reasons = xcalloc(p->nscore + 1, sizeof *an->reasons);
+	for (j = 0, last = 0; j < p->nscore; j++) {
 		const struct rankstate *rs = incident_rank(in, p->srank[j]);
 
 		if (p->score[j] >= 1.5 || (p->score[j] > 0 && (rs == NULL || rs->lines == 0))) {
+			/* many ranks share one reason (a condition blaming all
+			 * but one): one copy */
+			if (an->nreasons == 0 || !why_same(p, j, last))
+				an->reasons[an->nreasons++] = why_join(p, j);
+			last = j;
 			an->suspects[an->nsuspects].rank = p->srank[j];
 			an->suspects[an->nsuspects].score = p->score[j];
-			an->suspects[an->nsuspects].reason = why_join(p, j);
+			an->suspects[an->nsuspects].reason = an->reasons[an->nreasons - 1];
 			an->nsuspects++;
 		}
 	}
