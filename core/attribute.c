@@ -77,7 +77,7 @@ attribute_by_gpu(struct incident *in)
 			if (v == NULL || b->rank < 0 || !pci_of_busid(v, &bb, &bd) || bb != bus)
 				continue;
 			if (host != NULL && ((ev->host != NULL && strcmp(ev->host, host) != 0) ||
-			    (ev->host == NULL && strstr(ev->file, host) == NULL && in->multi_hosts)))
+			    (ev->host == NULL && strstr(event_file(ev), host) == NULL && in->multi_hosts)))
 				continue;
 			if (found >= 0 && found != b->rank)
 				many = 1;
@@ -286,7 +286,7 @@ line_order_cmp(const void *a, const void *b)
 {
 	const struct event *x = line_in->events[*(const size_t *)a];
 	const struct event *y = line_in->events[*(const size_t *)b];
-	int c = x->file == y->file ? 0 : strcmp(x->file, y->file);
+	int c = event_file(x) == event_file(y) ? 0 : strcmp(event_file(x), event_file(y));
 
 	if (c != 0)
 		return c;
@@ -318,15 +318,18 @@ attribute_records(struct incident *in)
 	 * nothing to give a rank to (a run of 16,384 rank files has none) */
 	for (i = 0; i < in->nevents; i++)
 		if (in->events[i]->rank < 0)
-			files[nf++] = in->events[i]->file;
+			files[nf++] = event_file(in->events[i]);
 	qsort(files, nf, sizeof *files, ptr_cmp);
 	for (i = j = 0; i < nf; i++)
 		if (j == 0 || files[j - 1] != files[i])
 			files[j++] = files[i];
 	nf = j;
-	for (i = 0; nf > 0 && i < in->nevents; i++)
-		if (bsearch(&in->events[i]->file, files, nf, sizeof *files, ptr_cmp) != NULL)
+	for (i = 0; nf > 0 && i < in->nevents; i++) {
+		const char *f = event_file(in->events[i]);
+
+		if (bsearch(&f, files, nf, sizeof *files, ptr_cmp) != NULL)
 			idx[n++] = i;
+	}
 	free(files);
 	line_in = in;
 	qsort(idx, n, sizeof *idx, line_order_cmp);
@@ -338,7 +341,7 @@ attribute_records(struct incident *in)
 		for (j = i; j > 0; j--) {
 			const struct event *x = in->events[idx[j - 1]];
 
-			if (x->file != ev->file || x->lineno + RECORD_SPAN < ev->lineno)
+			if (event_file(x) != event_file(ev) || x->lineno + RECORD_SPAN < ev->lineno)
 				break;
 			if (x->sig->about_following && x->rank >= 0 && x->via != VIA_LINE) {
 				set_event_rank(in, ev, x->rank, VIA_RECORD, x->assumed);
@@ -350,7 +353,7 @@ attribute_records(struct incident *in)
 		for (j = i + 1; j < n; j++) {
 			const struct event *x = in->events[idx[j]];
 
-			if (x->file != ev->file || x->lineno > ev->lineno + RECORD_SPAN)
+			if (event_file(x) != event_file(ev) || x->lineno > ev->lineno + RECORD_SPAN)
 				break;
 			if (x->sig->entry == ev->sig->entry && x->rank >= 0 &&
 			    x->sig->about[ABOUT_RANK] >= 0 && x->via == VIA_MESSAGE) {
@@ -410,8 +413,8 @@ establish_world(const struct incident *in, struct analysis *an)
 			if (ev->line_rank < 0 || ev->line_rank_from == RANK_FILE)
 				continue;
 			if (file == NULL)
-				file = ev->file;
-			else if (ev->file != file && strcmp(ev->file, file) != 0)
+				file = event_file(ev);
+			else if (event_file(ev) != file && strcmp(event_file(ev), file) != 0)
 				return;
 			if (r0 < 0)
 				r0 = ev->line_rank;

@@ -28,8 +28,9 @@ text_hash(const char *p, size_t n)
  * text when it is kept): events are made (and most of them dropped) by
  * the thousand. */
 struct event *
-event_new(const struct signature *sig, const struct line *ln, const char *file,
-    const char *path, const char *host, const char *subject, const size_t *ov)
+event_new(const struct signature *sig, const struct line *ln,
+    const struct event_where *where, int keep, const char *host, const char *subject,
+    const size_t *ov)
 {
 	struct event *ev;
 	unsigned g;
@@ -48,8 +49,8 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 	size += nf * sizeof(struct fact);
 	if (ln->ts.flags & STAMP_INHERITED)
 		size += sizeof(struct stamp);
-	if (path == NULL)
-		size += n + 1;
+	if (keep || where->path == NULL)
+		keep = 1, size += n + 1;
 	ev = xmalloc(size);
 	memset(ev, 0, sizeof *ev);
 	ev->sig = sig;
@@ -58,8 +59,7 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 	ev->ts = ln->ts;
 	if (HAS_UPPER(ev))
 		memset(UPPER(ev), 0, sizeof *UPPER(ev));
-	ev->file = file;
-	ev->path = path;
+	ev->where = where;
 	ev->host = host;
 	ev->lineno = ln->lineno;
 	ev->offset = ln->offset;
@@ -84,7 +84,7 @@ event_new(const struct signature *sig, const struct line *ln, const char *file,
 		p += b - a + 1;
 		ev->nfacts++;
 	}
-	if (path == NULL) {
+	if (keep) {
 		ev->kept = 1;
 		memcpy(p, ln->raw, n);
 		p[n] = '\0';
@@ -111,7 +111,7 @@ event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 		kept = (const char *)ev + FACTS(ev)[ev->nfacts - 1].off;
 		return kept + strlen(kept) + 1;
 	}
-	if ((fd = open(ev->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+	if ((fd = open(ev->where->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
 		return NULL;
 	n = pread(fd, buf, ev->textlen, (off_t)ev->offset);
 	close(fd);
@@ -171,7 +171,7 @@ event_repeats(const struct event *a, const struct event *b)
 {
 	size_t i;
 
-	if (a->sig != b->sig || a->file != b->file || a->rank != b->rank ||
+	if (a->sig != b->sig || a->where != b->where || a->rank != b->rank ||
 	    a->pid != b->pid || a->host != b->host ||
 	    a->label != b->label || a->node != b->node ||
 	    ((a->flags ^ b->flags) & (LINE_ROOT_CAUSE | LINE_SUMMARY)) ||
@@ -195,7 +195,7 @@ event_cmp_time(const struct event *a, const struct event *b)
 	/* Then the place in the stream: line order within a file, and a
 	 * fixed order across files, so that the answer does not depend on
 	 * which file happened to be read first (live or offline). */
-	if (a->file != b->file && (c = strcmp(a->file, b->file)) != 0)
+	if (a->where != b->where && (c = strcmp(a->where->name, b->where->name)) != 0)
 		return c < 0 ? -1 : 1;
 	if (a->lineno != b->lineno)
 		return a->lineno < b->lineno ? -1 : 1;

@@ -6,7 +6,7 @@
  * torchrun error.json, a record joined from two lines) keeps a copy, and
  * so does the first failure-like line of each rank of a file, which a
  * report shows for every rank (core/scan.c). A run of 100,000 ranks keeps
- * a million events: each is 104 bytes and its facts. */
+ * a million events: each is 96 bytes and its facts. */
 #ifndef RW_EVENT_H
 #define RW_EVENT_H
 
@@ -33,10 +33,17 @@ struct fact {
 	uint16_t	 off;		/* its value, from the event's start */
 };
 
+/* Where a source's events are: its name to show, and the file to read
+ * their lines back from (NULL: none, each event keeps its text). Owned by
+ * the source, shared by its events, which it outlives. */
+struct event_where {
+	const char	*name;
+	const char	*path;
+};
+
 struct event {
 	const struct signature	*sig;
-	const char		*file;		/* the source's name (not owned) */
-	const char		*path;		/* to read the line back; NULL: kept */
+	const struct event_where *where;	/* its source's */
 	const char		*host;		/* shared, NULL when unknown */
 	struct stamp		 ts;
 	uint64_t		 offset;
@@ -62,12 +69,19 @@ struct event {
 };
 
 /* Build an event from a parsed line and a match (ov from PCRE2 on msg).
- * file: the name to show; path: the file to read the line back from, or
- * NULL to keep a copy of it (the line is not in a file as it was read);
- * host: a string that outlives the event, or NULL. */
+ * where: its source's; keep: keep a copy of the line rather than read it
+ * back from where->path (which it must do when that is NULL, or the line
+ * is not in the file as it was read); host: a string that outlives the
+ * event, or NULL. */
 struct event	*event_new(const struct signature *sig, const struct line *ln,
-		    const char *file, const char *path, const char *host,
+		    const struct event_where *where, int keep, const char *host,
 		    const char *subject, const size_t *ov);
+/* The name of the source the event's line is in. */
+static inline const char *
+event_file(const struct event *ev)
+{
+	return ev->where->name;
+}
 void		 event_free(struct event *ev);
 /* The line's text (cut at EVENT_TEXT_MAX), read back into buf when the
  * event keeps no copy; NULL when the file no longer holds it. */

@@ -40,7 +40,8 @@ static void
 grow(struct imap *m)
 {
 	int *okey = m->key;
-	size_t *oval = m->val, ocap = m->cap, i;
+	uint32_t *oval = m->val;
+	size_t ocap = m->cap, i;
 
 	m->cap = ocap ? ocap * 2 : 64;
 	m->key = xmalloc(m->cap * sizeof *m->key);
@@ -63,11 +64,11 @@ imap_set(struct imap *m, int key, size_t val)
 		grow(m);
 	for (i = slot_of(key, m->cap); m->key[i] != EMPTY; i = (i + 1) & (m->cap - 1))
 		if (m->key[i] == key) {
-			m->val[i] = val;
+			m->val[i] = (uint32_t)val;
 			return;
 		}
 	m->key[i] = key;
-	m->val[i] = val;
+	m->val[i] = (uint32_t)val;
 	m->n++;
 }
 

@@ -6,11 +6,12 @@
 #define RW_IMAP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct imap {
-	int	*key;
-	size_t	*val;
-	size_t	 n, cap;	/* cap: 0 or a power of two */
+	int		*key;
+	uint32_t	*val;	/* indices: below 2^32 */
+	size_t		 n, cap;	/* cap: 0 or a power of two */
 };
 
 #define IMAP_INIT { NULL, NULL, 0, 0 }

@@ -70,10 +70,8 @@ analysis_release(struct analysis *an)
 static void
 rankstate_release(struct rankstate *rs)
 {
-	free(rs->host);
 	free(rs->slots);
 	free(rs->nums);
-	free(rs->why);
 	bins_release(&rs->bins);
 }
 
@@ -91,6 +89,7 @@ incident_free(struct incident *in)
 	}
 	free(in->rank_v);
 	imap_release(&in->rank_at);
+	strset_release(&in->hosts);
 	rankstate_release(&in->unattributed);
 	for (i = 0; i < in->nevents; i++)
 		event_free(in->events[i]);
@@ -244,7 +243,7 @@ incident_add_line(struct incident *in, const struct line *ln)
 	rs->lines++;
 	rs->bytes += ln->rawlen + 1;
 	if (ln->host != NULL && rs->host == NULL && ln->hostlen > 0 && ln->hostlen < 64)
-		rs->host = xstrndup(ln->host, ln->hostlen);
+		rs->host = strset_add(&in->hosts, ln->host, ln->hostlen);
 	if (ln->pid >= 0 && ln->rank >= 0)
 		rs->pid = ln->pid;
 	if (!(ln->ts.flags & STAMP_TIME) || (ln->ts.flags & (STAMP_INHERITED | STAMP_REPORTED)))
@@ -391,7 +390,7 @@ incident_add_event(struct incident *in, struct event *ev)
 		rs->step_ts = ev->ts;
 	}
 	if (ev->host != NULL && rs->host == NULL)
-		rs->host = xstrdup(ev->host);
+		rs->host = strset_add(&in->hosts, ev->host, strlen(ev->host));
 	if ((ev->ts.flags & STAMP_TIME) && in->binw != 0 && ev->sig->role != ROLE_PROGRESS &&
 	    ev->sig->role != ROLE_CONTEXT)
 		bins_mark(&rs->bins, bin_of(in, ev->ts.sec), 1u << ev->sig->role);
@@ -651,7 +650,7 @@ incident_first_of_rank(const struct incident *in, int rank, int (*want)(const st
 		else if (incident_time_quality(ev) == incident_time_quality(best)) {
 			/* Two signatures on one line: the weightier (more
 			 * specific) one speaks for it. */
-			if (ev->file == best->file && ev->lineno == best->lineno) {
+			if (event_file(ev) == event_file(best) && ev->lineno == best->lineno) {
 				if (ev->sig->weight > best->sig->weight)
 					best = ev;
 			} else if (event_cmp_time(ev, best) < 0)

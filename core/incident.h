@@ -15,6 +15,7 @@
 #include "bins.h"
 #include "event.h"
 #include "imap.h"
+#include "strset.h"
 #include "rulebook.h"
 
 #define INCIDENT_MAX_RANK	(1 << 20)
@@ -60,23 +61,23 @@ struct sigslot {
 
 struct rankstate {
 	int		 rank;
-	size_t		 k;		/* its index in incident.rank_v */
+	uint32_t	 k;		/* its index in incident.rank_v */
 	unsigned long	 lines;
 	uint64_t	 bytes;
 	struct stamp	 first, last;	/* first and last line with a time of its own */
 	double		 step;		/* last training step seen, -1 */
 	struct stamp	 step_ts;
-	char		*host;
-	long		 pid;		/* its process, from a line with both, -1 */
+	const char	*host;		/* in incident.hosts */
 	struct sigslot	*slots;		/* the signatures this rank matched (few) */
-	uint32_t	 nslots, capslots;
 	struct numstat	*nums;
-	size_t		 nnums, capnums;
-	struct bins	 bins;		/* lines and event roles per time slice */
+	uint32_t	 nslots, capslots;
+	uint32_t	 nnums, capnums;
+	int32_t		 pid;		/* its process, from a line with both, -1 */
 	/* filled by incident_analyse */
 	enum rank_role	 role;
+	struct bins	 bins;		/* lines and event roles per time slice */
 	const struct event *first_event;	/* first initiating/collateral/symptom */
-	char		*why;			/* one phrase for the role */
+	const char	*why;			/* one phrase for the role (static, or the rulebook's) */
 };
 
 struct suspect {
@@ -135,6 +136,7 @@ struct incident {
 	struct rankstate	**rank_v;
 	size_t			  rank_n, rank_cap;
 	struct imap		  rank_at;	/* rank -> index in rank_v */
+	struct strset		  hosts;	/* the ranks' hosts, each once */
 	int			  rank_sorted;
 	int			  top;		/* highest rank + 1 */
 	struct rankstate	  unattributed;

@@ -36,7 +36,7 @@ first_failure_of_rank(const struct incident *in, int rank)
 			const struct event *ev = in->events[in->byrank[i]];
 
 			if (ev->rank == rank && ev->sig->role == ROLE_INITIATING &&
-			    ev->file == first->file && ev->lineno >= first->lineno &&
+			    event_file(ev) == event_file(first) && ev->lineno >= first->lineno &&
 			    ev->lineno <= first->lineno + RECORD_SPAN &&
 			    !(ev->ts.flags & STAMP_TIME) && ev->sig->weight > best->sig->weight)
 				best = ev;

@@ -100,7 +100,7 @@ text_event(struct buf *b, const struct event *ev, const char *indent, int with_e
 
 	stamp_format(&ev->ts, 0, when, sizeof when);
 	buf_adds(b, indent);
-	add_safe(b, ev->file);
+	add_safe(b, event_file(ev));
 	buf_printf(b, ":%lu  ", (unsigned long)ev->lineno);
 	if (ev->rank >= 0)
 		buf_printf(b, "rank %d", ev->rank);
@@ -246,7 +246,7 @@ js_event_read(struct buf *b, const struct rulebook *rb, const struct event *ev,
 		return;
 	}
 	buf_adds(b, "{\"file\": ");
-	buf_add_jstr(b, ev->file);
+	buf_add_jstr(b, event_file(ev));
 	buf_printf(b, ", \"line\": %lu, \"rank\": ", (unsigned long)ev->lineno);
 	if (ev->rank >= 0)
 		buf_printf(b, "%d", ev->rank);
@@ -523,7 +523,7 @@ md_event_row(struct buf *b, const struct event *ev)
 
 	stamp_format(&ev->ts, 1, when, sizeof when);
 	buf_adds(b, "| `");
-	mds(b, ev->file);
+	mds(b, event_file(ev));
 	buf_printf(b, ":%lu` | ", (unsigned long)ev->lineno);
 	if (ev->rank >= 0)
 		buf_printf(b, "%d", ev->rank);

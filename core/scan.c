@@ -109,8 +109,7 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	int keep = !fc->inplace || !readable ||
 	    (sig->role != ROLE_PROGRESS && sig->role != ROLE_CONTEXT &&
 	    source_first_of_rank(fc->src, ln->rank));
-	struct event *ev = event_new(sig, ln, src->name, keep ? NULL : source_reread_path(src),
-	    fc->host, subject, ov);
+	struct event *ev = event_new(sig, ln, &src->where, keep, fc->host, subject, ov);
 
 	rec_add(fc->sc->b, REC_EVENT)->u.ev = ev;
 }

@@ -28,6 +28,8 @@ source_new(const char *path, const char *name, enum source_kind kind,
 
 	src->path = memcpy((char *)(src + 1), path, pn);
 	src->name = memcpy(src->path + pn, name, nn);
+	src->where.name = src->name;
+	src->where.path = kind == SOURCE_STDIN || kind == SOURCE_CMD ? NULL : src->path;
 	src->kind = kind;
 	src->rank = rank;
 	src->node = node;
@@ -81,6 +83,7 @@ source_spool(struct source *src, const char *dir, struct notes *ns)
 	unlink(tmp);
 	free(tmp);
 	src->spool = xasprintf("/proc/self/fd/%d", src->spool_fd);
+	src->where.path = src->spool;
 }
 
 const char *

@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "envelope.h"
+#include "event.h"
 #include "line.h"
 #include "notes.h"
 
@@ -64,6 +65,7 @@ struct srcread {
 struct source {
 	char		*path;		/* to open */
 	char		*name;		/* to show: relative to the run */
+	struct event_where where;	/* its events': name, and path or spool */
 	enum source_kind kind;
 	int		 rank;		/* from the layout, -1 */
 	int		 node;		/* node index from the layout, -1 */

@@ -211,9 +211,9 @@ points_at(struct incident *in, struct passes *p)
 			imap_set(&seen, (int)r, 0);
 			if (ev->rank >= 0)
 				w = xasprintf("rank %d's line points at it (%s, %s:%lu)", ev->rank,
-				    what, ev->file, (unsigned long)ev->lineno);
+				    what, event_file(ev), (unsigned long)ev->lineno);
 			else
-				w = xasprintf("a line points at it (%s, %s:%lu)", what, ev->file,
+				w = xasprintf("a line points at it (%s, %s:%lu)", what, event_file(ev),
 				    (unsigned long)ev->lineno);
 			suspect_add(in, p, (int)r, 3, w);
 			free(w);

@@ -26,10 +26,9 @@ clock_note(const struct incident *in, struct buf *b, int ra, int rb_)
 }
 
 static void
-assign_role(struct rankstate *rs, enum rank_role role, char *why)
+assign_role(struct rankstate *rs, enum rank_role role, const char *why)
 {
 	rs->role = role;
-	free(rs->why);
 	rs->why = why;
 }
 
@@ -74,10 +73,10 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 		rs->first_event = fe = incident_first_of_rank(in, rank, incident_want_trouble);
 		if (rs->lines == 0 && fe == NULL) {
 			if (score > 0)
-				assign_role(rs, RR_SUSPECT, xstrdup("named by another rank's line; "
-				    "no output of its own in these logs"));
+				assign_role(rs, RR_SUSPECT, "named by another rank's line; "
+				    "no output of its own in these logs");
 			else
-				assign_role(rs, RR_SILENT, xstrdup("no output at all"));
+				assign_role(rs, RR_SILENT, "no output at all");
 			continue;
 		}
 		assign_role(rs, RR_HEALTHY, NULL);
@@ -85,7 +84,7 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 			if (p->co[j]->rank == rank)
 				break;
 		if (j < p->nco) {
-			assign_role(rs, RR_INITIATING, xstrdup(p->co[j]->sig->entry->title));
+			assign_role(rs, RR_INITIATING, p->co[j]->sig->entry->title);
 			continue;
 		}
 		if (score >= 2 && an->verdict == VERDICT_HANG) {
@@ -94,7 +93,7 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 		}
 		if (incident_first_of_rank(in, rank, incident_want_collateral) != NULL ||
 		    incident_first_of_rank(in, rank, incident_want_initiating) != NULL) {
-			assign_role(rs, RR_COLLATERAL, fe ? xstrdup(fe->sig->entry->title) : NULL);
+			assign_role(rs, RR_COLLATERAL, fe ? fe->sig->entry->title : NULL);
 			continue;
 		}
 		if (passes_blamed(p, rank))
@@ -182,7 +181,7 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 	coll = first_rival(in, init, 0);
 	if (init->rank < 0) {
 		cap(an, "low");
-		buf_printf(reason, "; %s:%lu carries no rank", init->file, (unsigned long)init->lineno);
+		buf_printf(reason, "; %s:%lu carries no rank", event_file(init), (unsigned long)init->lineno);
 	} else if (p->nco > 1) {
 		int untimed = 0;
 

@@ -257,7 +257,7 @@ page_key(struct tui *t, struct view *v, enum action a, int code)
 		if (r == NULL)
 			return HR_NONE;
 		if (r->kind == ROW_EVENT && r->ev)
-			tui_push(t, &log_ops, log_new(t, r->ev->rank, 0, r->ev->file, r->ev->lineno));
+			tui_push(t, &log_ops, log_new(t, r->ev->rank, 0, event_file(r->ev), r->ev->lineno));
 		else if (r->kind == ROW_RELATED && r->entry)
 			tui_push(t, &entry_ops, entry_new(t, r->entry));
 		return HR_REDRAW;

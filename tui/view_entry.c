@@ -68,7 +68,7 @@ build(struct tui *t, struct page *p)
 			const struct event *ev = d->evidence_events[i];
 
 			stamp_format(&ev->ts, 0, when, sizeof when);
-			snprintf(buf, sizeof buf, "  > %s:%lu  rank %d  %s  [%s] %s", ev->file,
+			snprintf(buf, sizeof buf, "  > %s:%lu  rank %d  %s  [%s] %s", event_file(ev),
 			    (unsigned long)ev->lineno, ev->rank, when, role_name(ev->sig->role), ev->sig->id);
 			page_add(p, buf, TR_LINK, ROW_EVENT, 0);
 			p->rows[p->nrows - 1].ev = ev;
@@ -147,7 +147,7 @@ build(struct tui *t, struct page *p)
 			if (seen) {
 				if (ev)
 					snprintf(buf, sizeof buf, "         %s seen in logs: %s:%lu (rank %d), Enter jumps there",
-					    mark(t, 1), ev->file, (unsigned long)ev->lineno, ev->rank);
+					    mark(t, 1), event_file(ev), (unsigned long)ev->lineno, ev->rank);
 				else
 					snprintf(buf, sizeof buf, "         %s seen in logs%s%s", mark(t, 1),
 					    detail ? ": " : "", detail ? detail : "");

@@ -312,9 +312,9 @@ log_new_rank(struct tui *t, int rank)
 	struct logview *lv;
 
 	if (ev != NULL && ev->rank == rank)	/* where it failed first */
-		return log_new(t, rank, 0, ev->file, ev->lineno);
+		return log_new(t, rank, 0, event_file(ev), ev->lineno);
 	if (rs != NULL && rs->first_event != NULL)
-		return log_new(t, rank, 0, rs->first_event->file, rs->first_event->lineno);
+		return log_new(t, rank, 0, event_file(rs->first_event), rs->first_event->lineno);
 	/* no event: where it stopped is what matters (a silent rank in a hang) */
 	lv = log_new(t, rank, 0, NULL, 0);
 	lv->sel = lv->n > 0 ? (int)lv->n - 1 : 0;

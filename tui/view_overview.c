@@ -739,7 +739,7 @@ overview_key(struct tui *t, struct view *v, enum action a, int code)
 			const struct event *ev = incident_rank(t->run->incident,
 			    o->r.v[o->r.sel])->first_event;
 
-			tui_push(t, &log_ops, log_new(t, -1, 0, ev->file, ev->lineno));
+			tui_push(t, &log_ops, log_new(t, -1, 0, event_file(ev), ev->lineno));
 		} else
 			tui_push(t, &log_ops, log_new(t, -1, 0, NULL, 0));
 		return HR_REDRAW;
