@@ -216,6 +216,15 @@ count_nodes(const struct incident *in, const char *h0)
 				nodes = 2;
 		}
 	}
+	/* and the events the incident only summarised */
+	if (in->sum_nodes > nodes)
+		nodes = in->sum_nodes;
+	for (i = 0; i < 2 && in->sum_host[i] != NULL; i++) {
+		if (h0 == NULL)
+			h0 = in->sum_host[i];
+		else if (nodes < 2 && strcmp(h0, in->sum_host[i]) != 0)
+			nodes = 2;
+	}
 	return nodes;
 }
 

@@ -46,6 +46,17 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		if (rs != NULL)
 			rr[entry_of[si] * nr + rs->k] |= (unsigned char)(1 << ev->sig->role);
 	}
+	/* the ranks of the signatures the incident only counts: their slots */
+	for (k = 0; k < in->rank_n; k++) {
+		const struct rankstate *rs = in->rank_v[k];
+
+		for (j = 0; j < rs->nslots; j++) {
+			const struct signature *s = rb->sigs[rs->slots[j].sig];
+
+			if (incident_summarised(in, s))
+				rr[entry_of[s->index] * nr + rs->k] |= (unsigned char)(1 << s->role);
+		}
+	}
 	an->diags = xcalloc(rb->nentries + 1, sizeof *an->diags);
 	for (i = 0; i < rb->nentries; i++) {
 		const struct entry *e = rb->entries[i];

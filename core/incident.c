@@ -28,6 +28,77 @@ rank_role_name(enum rank_role r)
 	return r < RR__COUNT ? rr_names[r] : "?";
 }
 
+/* Which signatures' events are summarised (incident_summarised). */
+static void
+summarised_init(struct incident *in)
+{
+	static const char *const engine[] = INCIDENT_ENGINE_FACTS;
+	const struct rulebook *rb = in->rb;
+	size_t i, j;
+	unsigned g;
+
+	in->summarised = xcalloc(rb->nsigs + 1, 1);
+	in->sumfirst = xmalloc((rb->nsigs + 1) * sizeof *in->sumfirst);
+	for (i = 0; i < rb->nsigs; i++) {
+		const struct signature *s = rb->sigs[i];
+		int about = 0;
+
+		in->sumfirst[i] = -1;
+		for (j = 0; j < ABOUT__COUNT; j++)
+			if (s->about[j] >= 0)
+				about = 1;
+		in->summarised[i] = (s->role == ROLE_PROGRESS || s->role == ROLE_CONTEXT) &&
+		    !about;
+		for (g = 1; in->summarised[i] && g <= s->ngroups; g++)
+			for (j = 0; j < sizeof engine / sizeof *engine; j++)
+				if (s->fact_of_group[g] >= 0 &&
+				    s->fact_of_group[g] == rulebook_find_fact(rb, engine[j]))
+					in->summarised[i] = 0;
+	}
+	for (i = 0; i < rb->nconds; i++) {
+		const struct condition *c = rb->conds[i];
+
+		if (c->test == TEST_OUTLIER && c->nwhere == 0 && c->group_id < 0)
+			continue;	/* reads numstats */
+		for (j = 0; j < c->nfromsig; j++)
+			in->summarised[c->fromsig[j]->index] = 0;
+	}
+}
+
+int
+incident_summarised(const struct incident *in, const struct signature *sig)
+{
+	return in->summarised[sig->index];
+}
+
+/* A summarised event: what the nodes count would read of it, then it
+ * is kept only while it is the earliest of its signature. 1: kept. */
+static int
+summarise(struct incident *in, struct event *ev)
+{
+	int32_t *first = &in->sumfirst[ev->sig->index];
+
+	if (ev->node + 1 > in->sum_nodes)
+		in->sum_nodes = ev->node + 1;
+	if (ev->host != NULL && in->sum_host[1] == NULL &&
+	    (in->sum_host[0] == NULL || strcmp(in->sum_host[0], ev->host) != 0))
+		in->sum_host[in->sum_host[0] != NULL] = strset_add(&in->hosts, ev->host,
+		    strlen(ev->host));
+	if (*first >= 0 && event_cmp_time(ev, in->events[*first]) >= 0) {
+		event_free(ev);
+		return 0;
+	}
+	if (*first >= 0) {
+		event_free(in->events[*first]);
+		in->events[*first] = ev;
+		return 1;
+	}
+	XGROW(in->events, in->capevents, in->nevents + 1);
+	*first = (int32_t)in->nevents;
+	in->events[in->nevents++] = ev;
+	return 1;
+}
+
 struct incident *
 incident_new(const struct rulebook *rb)
 {
@@ -41,6 +112,7 @@ incident_new(const struct rulebook *rb)
 	in->rank_fact = rulebook_find_fact(rb, "rank");
 	in->host_fact = rulebook_find_fact(rb, "host");
 	in->exit_fact = rulebook_find_fact(rb, "exitcode");
+	summarised_init(in);
 	return in;
 }
 
@@ -90,6 +162,8 @@ incident_free(struct incident *in)
 	free(in->rank_v);
 	imap_release(&in->rank_at);
 	strset_release(&in->hosts);
+	free(in->summarised);
+	free(in->sumfirst);
 	rankstate_release(&in->unattributed);
 	for (i = 0; i < in->nevents; i++)
 		event_free(in->events[i]);
@@ -396,6 +470,8 @@ incident_add_event(struct incident *in, struct event *ev)
 		bins_mark(&rs->bins, bin_of(in, ev->ts.sec), 1u << ev->sig->role);
 	numstats_add(rs, ev);
 	sl->count++;
+	if (ev->rank >= 0 && in->summarised[ev->sig->index])
+		return summarise(in, ev);
 	/* The same line again (a timeout quoted by the exception that
 	 * carries it, and again by the terminate message): counted, and its
 	 * numbers are in numstats, but it tells the analysis nothing the
@@ -451,6 +527,8 @@ incident_bound_event(struct incident *in, const struct event_ref *ref,
 
 	if (sl != NULL && sl->last >= 0 && in->events[sl->last]->order == ref->order)
 		ev = in->events[sl->last];
+	if (in->sumfirst[ref->sig] >= 0 && in->events[in->sumfirst[ref->sig]]->order == ref->order)
+		ev = in->events[in->sumfirst[ref->sig]];
 	for (i = in->nevents; ev == NULL && i > 0; i--) {
 		if (in->events[i - 1]->order == ref->order)
 			ev = in->events[i - 1];

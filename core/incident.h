@@ -23,6 +23,10 @@
 #define INCIDENT_KEEP_ROUTINE	1	/* ... for progress and context lines (their
 					 * numbers are in numstats), plus the last */
 #define INCIDENT_KEEP_ABOUT	64	/* ... for unranked lines that name whom they are about */
+/* The facts the attribution pass reads from any event (core/attribute.c,
+ * by these names): a signature that captures one keeps its events. */
+#define INCIDENT_ENGINE_FACTS	{ "bus_id", "pci", "nproc_per_node", "local_world_size", \
+				  "world_size", "nranks" }
 
 enum verdict {
 	VERDICT_HEALTHY,
@@ -137,6 +141,16 @@ struct incident {
 	size_t			  rank_n, rank_cap;
 	struct imap		  rank_at;	/* rank -> index in rank_v */
 	struct strset		  hosts;	/* the ranks' hosts, each once */
+	/* Routine signatures (progress, context) whose events nothing reads
+	 * one by one (incident_summarised): a rank's are counted in its
+	 * slot and numstats, and of all ranks' only the earliest is kept
+	 * (sumfirst, an index in events, -1), for the evidence. What the
+	 * nodes count reads of the others: the highest node + 1, and up to
+	 * two of their hosts. */
+	unsigned char		 *summarised;	/* by signature index */
+	int32_t			 *sumfirst;
+	int			  sum_nodes;
+	const char		 *sum_host[2];
 	int			  rank_sorted;
 	int			  top;		/* highest rank + 1 */
 	struct rankstate	  unattributed;
@@ -180,6 +194,12 @@ void		 incident_add_line(struct incident *in, const struct line *ln);
  * only counted: it says again what its rank's first event of the
  * signature said, in the same file, and it was freed. */
 int		 incident_add_event(struct incident *in, struct event *ev);
+/* Are a signature's ranked events summarised (see incident.summarised)?
+ * Progress and context lines that no condition reads one by one (an
+ * outlier over each rank's mean reads numstats), that say nothing of whom
+ * they are about and give no fact attribution reads (a GPU's bus id, the
+ * ranks per node, the world size: INCIDENT_ENGINE_FACTS). */
+int		 incident_summarised(const struct incident *in, const struct signature *sig);
 /* A reference to an event just added (it is kept until a newer event of
  * its rank and signature replaces it). */
 struct event_ref incident_event_ref(const struct incident *in, const struct event *ev);

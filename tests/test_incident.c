@@ -34,6 +34,10 @@ static const char *const yaml[] = {
 	"  - {id: step, role: progress, pattern: 'step (?<step>\\d+) took (?<ms>\\d+) ms'}\n"
 	"conditions:\n"
 	"  - {id: straggler, text: one rank is slow, from: [step], fact: ms, test: outlier, factor: 1.5}\n",
+	"id: note\ntitle: Note\ncategory: process\nseverity: low\nsummary: s\n"
+	"signatures:\n"
+	"  - {id: hello, role: context, pattern: 'hello from (?<where>\\S+)'}\n"
+	"  - {id: bye, role: collateral, pattern: 'goodbye now'}\n",
 };
 
 static struct rulebook *rb;
@@ -300,6 +304,64 @@ test_incremental_equals_batch(void **state)
 	tu_rmdir(b);
 }
 
+/* What the incident keeps of a run of many ranks: a step line no pass
+ * reads one by one is counted (its entry still names every rank, its
+ * evidence is the earliest), a context line a condition compares is kept
+ * per rank, and a line said again is counted once. */
+static void
+test_kept_events(void **state)
+{
+	char *dir = tu_tmpdir(), t[96];
+	struct run *r;
+	const struct analysis *an;
+	const struct event *first;
+	const char *detail;
+	size_t i, kept_step = 0, kept_hello = 0, kept_to = 0, kept_ctx = 0;
+	int k;
+
+	(void)state;
+	train(dir, 64, 20);
+	for (k = 0; k < 64; k++) {
+		tu_say(dir, k, 20, 0, "hello from here");
+		tu_say(dir, k, 20, 1, "running version 2.1");
+		snprintf(t, sizeof t, "collective timed out: seq=9 numel=10");
+		tu_say(dir, k, 30, k % 7, t);
+		tu_say(dir, k, 30, k % 7, t);	/* quoted again */
+		tu_say(dir, k, 31, 0, t);	/* and again, later */
+	}
+	tu_say(dir, 0, 32, 0, "goodbye now");
+	an = analyse(&r, dir);
+	for (i = 0; i < r->incident->nevents; i++) {
+		const char *id = r->incident->events[i]->sig->id;
+
+		kept_step += strcmp(id, "step") == 0;
+		kept_hello += strcmp(id, "hello") == 0;
+		kept_to += strcmp(id, "to") == 0;
+		kept_ctx += strcmp(id, "ctx") == 0;
+	}
+	assert_int_equal(kept_step, 1);
+	assert_int_equal(kept_hello, 1);
+	assert_int_equal(kept_ctx, 64);		/* the "ver" condition compares them */
+	assert_int_equal(kept_to, 64);
+	for (i = 0, k = 0; i < an->ndiags; i++)
+		if (strcmp(an->diags[i].entry->id, "note") == 0) {
+			/* its context line, on every rank, only counted */
+			assert_int_equal(an->diags[i].ranks, 64);
+			assert_int_equal(an->diags[i].ranks_collateral, 1);
+			k = 1;
+		}
+	assert_true(k);
+	assert_true(incident_signal(r->incident, rulebook_entry(rb, "slow"), "step", &first,
+	    &detail));
+	assert_int_equal(first->rank, 0);
+	assert_int_equal(first->lineno, 1);
+	assert_int_equal(incident_rank(r->incident, 63)->slots[0].count, 20);
+	assert_int_equal(incident_rank(r->incident, 63)->step, 19);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	run_free(r);
+	tu_rmdir(dir);
+}
+
 static void
 test_ranks_compress(void **state)
 {
@@ -326,6 +388,7 @@ main(void)
 		cmocka_unit_test(test_differs_behind_and_outlier),
 		cmocka_unit_test(test_healthy_and_required_condition),
 		cmocka_unit_test(test_incremental_equals_batch),
+		cmocka_unit_test(test_kept_events),
 		cmocka_unit_test(test_ranks_compress),
 	};
 
