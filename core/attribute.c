@@ -430,6 +430,19 @@ establish_world(const struct incident *in, struct analysis *an)
 			else if (ev->line_rank != r0)
 				several = 1;
 		}
+		/* and the events the incident only summarised */
+		if (in->sum_file != NULL) {
+			if (in->sum_files > 1 || (file != NULL && in->sum_file != file &&
+			    strcmp(in->sum_file, file) != 0))
+				return;
+			if (file == NULL)
+				file = in->sum_file;
+			if (r0 < 0)
+				r0 = in->sum_r0;
+			else if (in->sum_r0 != r0)
+				several = 1;
+			several |= in->sum_several;
+		}
 		seen = incident_active_ranks(in);
 		if (several && file != NULL && 2 * seen >= (size_t)in->top) {
 			an->world = in->top;

@@ -71,8 +71,9 @@ incident_summarised(const struct incident *in, const struct signature *sig)
 	return in->summarised[sig->index];
 }
 
-/* A summarised event: what the nodes count would read of it, then it
- * is kept only while it is the earliest of its signature. 1: kept. */
+/* A summarised event: what the nodes count and the world size would read
+ * of it, then it is kept only while it is the earliest of its signature.
+ * 1: kept. */
 static int
 summarise(struct incident *in, struct event *ev)
 {
@@ -84,6 +85,16 @@ summarise(struct incident *in, struct event *ev)
 	    (in->sum_host[0] == NULL || strcmp(in->sum_host[0], ev->host) != 0))
 		in->sum_host[in->sum_host[0] != NULL] = strset_add(&in->hosts, ev->host,
 		    strlen(ev->host));
+	if (ev->line_rank >= 0 && ev->line_rank_from != RANK_FILE) {
+		if (in->sum_file == NULL) {
+			in->sum_file = event_file(ev);
+			in->sum_files = 1;
+			in->sum_r0 = ev->line_rank;
+		} else if (in->sum_file != event_file(ev) && strcmp(in->sum_file, event_file(ev)) != 0)
+			in->sum_files = 2;
+		if (ev->line_rank != in->sum_r0)
+			in->sum_several = 1;
+	}
 	if (*first >= 0 && event_cmp_time(ev, in->events[*first]) >= 0) {
 		event_free(ev);
 		return 0;
@@ -427,7 +438,7 @@ sigslot_of(struct rankstate *rs, uint32_t sig, int create)
 	}
 	rs->slots[rs->nslots].sig = sig;
 	rs->slots[rs->nslots].count = 0;
-	rs->slots[rs->nslots].first = -1;
+	rs->slots[rs->nslots].recent = -1;
 	rs->slots[rs->nslots].last = -1;
 	return &rs->slots[rs->nslots++];
 }
@@ -475,9 +486,10 @@ incident_add_event(struct incident *in, struct event *ev)
 	/* The same line again (a timeout quoted by the exception that
 	 * carries it, and again by the terminate message): counted, and its
 	 * numbers are in numstats, but it tells the analysis nothing the
-	 * first copy does not. Not for unranked lines, which attribution
-	 * may yet give different ranks. */
-	if (ev->rank >= 0 && sl->first >= 0 && event_repeats(ev, in->events[sl->first])) {
+	 * newest kept copy does not (neither the first, nor the latest value,
+	 * nor a maximum). Not for unranked lines, which attribution may yet
+	 * give different ranks. */
+	if (ev->rank >= 0 && sl->recent >= 0 && event_repeats(ev, in->events[sl->recent])) {
 		event_free(ev);
 		return 0;
 	}
@@ -490,14 +502,14 @@ incident_add_event(struct incident *in, struct event *ev)
 	    INCIDENT_KEEP_ROUTINE : INCIDENT_KEEP;
 	if (sl->count <= keep || sl->last < 0) {
 		XGROW(in->events, in->capevents, in->nevents + 1);
-		if (sl->first < 0)
-			sl->first = (int32_t)in->nevents;
-		else if (sl->count > keep)
+		if (sl->count > keep)
 			sl->last = (int32_t)in->nevents;
+		sl->recent = (int32_t)in->nevents;
 		in->events[in->nevents++] = ev;
 	} else {
 		event_free(in->events[sl->last]);
 		in->events[sl->last] = ev;
+		sl->recent = sl->last;
 	}
 	return 1;
 }

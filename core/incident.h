@@ -59,7 +59,7 @@ struct numstat {
 struct sigslot {
 	uint32_t	 sig;		/* signature index */
 	uint32_t	 count;		/* events of it on this rank */
-	int32_t		 first;		/* index in incident.events of the first copy, -1 */
+	int32_t		 recent;	/* index in incident.events of the newest copy kept, -1 */
 	int32_t		 last;		/* ... of the "last" copy, -1 */
 };
 
@@ -151,6 +151,11 @@ struct incident {
 	int32_t			 *sumfirst;
 	int			  sum_nodes;
 	const char		 *sum_host[2];
+	/* ... and what the world size reads of those whose line carries a
+	 * rank of its own (not its file's): their file (sum_files 2: more
+	 * than one), the first rank, and whether there was another */
+	const char		 *sum_file;
+	int			  sum_files, sum_r0, sum_several;
 	int			  rank_sorted;
 	int			  top;		/* highest rank + 1 */
 	struct rankstate	  unattributed;

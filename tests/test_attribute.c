@@ -227,6 +227,71 @@ test_world_from_nranks(void **state)
 	done(&t);
 }
 
+/* One log carrying most ranks' own lines establishes the world (rank 3,
+ * absent, is then missing), even when the other ranks only logged their
+ * steps: lines the incident counts rather than keeps. */
+static void
+test_world_from_combined_steps(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	char line[512];
+	int r, s;
+
+	(void)state;
+	for (s = 0; s < 3; s++)
+		for (r = 0; r < 8; r++) {
+			if (r == 3)
+				continue;	/* not in this excerpt */
+			snprintf(line, sizeof line, "[rank%d]:2024-12-18 19:02:1%d,%03d INFO train.py:196 "
+			    "step %d | 1087.0 ms/step | 402.5 TFLOP/s | 40.9%% MFU\n", r, s, 100 + r,
+			    40001 + s);
+			TU_APPEND(t.dir, "combined.log", line);
+		}
+	TU_APPEND(t.dir, "combined.log", "[rank0]:torch.OutOfMemoryError: CUDA out of memory. "
+	    "Tried to allocate 3.91 GiB. GPU 0 has a total capacity of 79.10 GiB of which "
+	    "2.87 GiB is free.\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->initiating->rank, 0);
+	assert_int_equal(an->world, 8);
+	assert_string_equal(an->world_from, "one log carries the ranks' output");
+	done(&t);
+}
+
+/* A torchrun --log-dir tree of two nodes is two nodes, even when node 1's
+ * workers only logged their steps (counted, not kept) and the failure is
+ * on node 0. */
+static void
+test_nodes_from_counted_lines(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	char name[256], line[256];
+	int node, lr, s;
+
+	(void)state;
+	for (node = 0; node < 2; node++)
+		for (lr = 0; lr < 2; lr++) {
+			snprintf(name, sizeof name, "node%d/none_ab%d/attempt_0/%d/stdout.log", node,
+			    node, lr);
+			for (s = 0; s < 3; s++) {
+				snprintf(line, sizeof line, "2024-12-18 19:02:1%d,%03d INFO train.py:196 "
+				    "step %d | 1087.0 ms/step | 402.5 TFLOP/s | 40.9%% MFU\n", s,
+				    100 + 10 * node + lr, 40001 + s);
+				TU_APPEND(t.dir, name, line);
+			}
+		}
+	TU_APPEND(t.dir, "node0/none_ab0/attempt_0/1/stdout.log", "torch.OutOfMemoryError: CUDA "
+	    "out of memory. Tried to allocate 3.91 GiB. GPU 1 has a total capacity of 79.10 GiB "
+	    "of which 2.87 GiB is free.\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->initiating->rank, 1);
+	assert_int_equal(an->nodes, 2);
+	done(&t);
+}
+
 /* A high rank number costs one rank's state, not a table up to it: a
  * line of rank 1048575 (and a world size claiming a million ranks) keeps
  * the state of the ranks the logs show, and makes no row for the million
@@ -514,6 +579,8 @@ main(void)
 		cmocka_unit_test(test_record_names_its_rank_later),
 		cmocka_unit_test(test_no_invented_ranks),
 		cmocka_unit_test(test_world_from_nranks),
+		cmocka_unit_test(test_world_from_combined_steps),
+		cmocka_unit_test(test_nodes_from_counted_lines),
 		cmocka_unit_test(test_high_rank_costs_one_rank),
 		cmocka_unit_test(test_no_times_still_judged),
 		cmocka_unit_test(test_hard_wrapped_record),

@@ -362,6 +362,30 @@ test_kept_events(void **state)
 	tu_rmdir(dir);
 }
 
+/* A line said again is only counted when it repeats the newest kept one:
+ * a rank that went back to its first value has that as its latest. */
+static void
+test_repeat_keeps_latest(void **state)
+{
+	char *dir = tu_tmpdir();
+	struct run *r;
+	const struct analysis *an;
+	size_t i;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 4; k++)
+		tu_say(dir, k, 0, 0, "running version 2.1");
+	tu_say(dir, 3, 0, 1, "running version 2.2");
+	tu_say(dir, 3, 0, 2, "running version 2.1");
+	an = analyse(&r, dir);
+	for (i = 0; i < an->nconds; i++)
+		if (strcmp(an->conds[i].cond->id, "ver") == 0)
+			assert_false(an->conds[i].met);
+	run_free(r);
+	tu_rmdir(dir);
+}
+
 static void
 test_ranks_compress(void **state)
 {
@@ -389,6 +413,7 @@ main(void)
 		cmocka_unit_test(test_healthy_and_required_condition),
 		cmocka_unit_test(test_incremental_equals_batch),
 		cmocka_unit_test(test_kept_events),
+		cmocka_unit_test(test_repeat_keeps_latest),
 		cmocka_unit_test(test_ranks_compress),
 	};
 
