@@ -32,11 +32,14 @@ rank_role_name(enum rank_role r)
 static void
 summarised_init(struct incident *in)
 {
-	static const char *const engine[] = INCIDENT_ENGINE_FACTS;
+	static const char *const names[] = INCIDENT_ENGINE_FACTS;
+	int engine[sizeof names / sizeof *names];
 	const struct rulebook *rb = in->rb;
 	size_t i, j;
 	unsigned g;
 
+	for (j = 0; j < sizeof names / sizeof *names; j++)
+		engine[j] = rulebook_find_fact(rb, names[j]);
 	in->summarised = xcalloc(rb->nsigs + 1, 1);
 	in->sumfirst = xmalloc((rb->nsigs + 1) * sizeof *in->sumfirst);
 	for (i = 0; i < rb->nsigs; i++) {
@@ -51,8 +54,7 @@ summarised_init(struct incident *in)
 		    !about;
 		for (g = 1; in->summarised[i] && g <= s->ngroups; g++)
 			for (j = 0; j < sizeof engine / sizeof *engine; j++)
-				if (s->fact_of_group[g] >= 0 &&
-				    s->fact_of_group[g] == rulebook_find_fact(rb, engine[j]))
+				if (s->fact_of_group[g] >= 0 && s->fact_of_group[g] == engine[j])
 					in->summarised[i] = 0;
 	}
 	for (i = 0; i < rb->nconds; i++) {
@@ -172,6 +174,7 @@ incident_free(struct incident *in)
 	}
 	free(in->rank_v);
 	imap_release(&in->rank_at);
+	free(in->dense);
 	strset_release(&in->hosts);
 	free(in->summarised);
 	free(in->sumfirst);
@@ -193,9 +196,33 @@ incident_rank(const struct incident *in, int rank)
 
 	if (rank < 0)
 		return (struct rankstate *)&in->unattributed;
+	if ((size_t)rank < in->ndense)
+		return in->dense[rank] >= 0 ? in->rank_v[in->dense[rank]] : NULL;
 	if (!imap_get(&in->rank_at, rank, &k))
 		return NULL;
 	return in->rank_v[k];
+}
+
+/* Rank's index is k: in the map, and in the array when it reaches that
+ * far. The array grows to cover a new rank while the ranks shown fill at
+ * least half of it. */
+static void
+rank_index(struct incident *in, int rank, size_t k)
+{
+	imap_set(&in->rank_at, rank, k);
+	if ((size_t)rank >= in->ndense && (size_t)rank < 2 * in->rank_n + 64) {
+		size_t n = 2 * in->rank_n + 64, i;
+
+		in->dense = xrealloc(in->dense, n * sizeof *in->dense);
+		for (i = in->ndense; i < n; i++)
+			in->dense[i] = -1;
+		in->ndense = n;
+		for (i = 0; i < in->rank_n; i++)	/* the ranks it now covers */
+			if ((size_t)in->rank_v[i]->rank < n)
+				in->dense[in->rank_v[i]->rank] = (int32_t)i;
+	}
+	if ((size_t)rank < in->ndense)
+		in->dense[rank] = (int32_t)k;
 }
 
 struct rankstate *
@@ -214,7 +241,7 @@ incident_rank_slot(struct incident *in, int rank)
 	XGROW(in->rank_v, in->rank_cap, in->rank_n + 1);
 	rs->k = in->rank_n;
 	in->rank_v[in->rank_n++] = rs;
-	imap_set(&in->rank_at, rank, rs->k);
+	rank_index(in, rank, rs->k);
 	if (in->rank_n > 1 && in->rank_v[in->rank_n - 2]->rank > rank)
 		in->rank_sorted = 0;
 	if (rank >= in->top)
@@ -241,8 +268,8 @@ incident_sort(struct incident *in)
 	if (in->rank_n > 1)
 		qsort(in->rank_v, in->rank_n, sizeof *in->rank_v, rankstate_cmp);
 	for (k = 0; k < in->rank_n; k++) {
-		in->rank_v[k]->k = k;
-		imap_set(&in->rank_at, in->rank_v[k]->rank, k);
+		in->rank_v[k]->k = (uint32_t)k;
+		rank_index(in, in->rank_v[k]->rank, k);
 	}
 	in->rank_sorted = 1;
 }

@@ -140,6 +140,10 @@ struct incident {
 	struct rankstate	**rank_v;
 	size_t			  rank_n, rank_cap;
 	struct imap		  rank_at;	/* rank -> index in rank_v */
+	/* ... and the same for the ranks below ndense, by array: the ranks a
+	 * run shows are mostly 0 to its size, looked up on every line */
+	int32_t			 *dense;	/* index in rank_v, -1 */
+	size_t			  ndense;
 	struct strset		  hosts;	/* the ranks' hosts, each once */
 	/* Routine signatures (progress, context) whose events nothing reads
 	 * one by one (incident_summarised): a rank's are counted in its
