@@ -107,7 +107,7 @@ event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 
 	if (ev->kept) {
 		if (ev->nfacts == 0)
-			return (const char *)(ev + 1);
+			return (const char *)FACTS(ev);	/* after the upper bound, if any */
 		kept = (const char *)ev + FACTS(ev)[ev->nfacts - 1].off;
 		return kept + strlen(kept) + 1;
 	}

@@ -386,6 +386,33 @@ test_repeat_keeps_latest(void **state)
 	tu_rmdir(dir);
 }
 
+/* A line with no time of its own borrows the one before it; its event
+ * keeps its upper bound and, as its rank's first failure, its text. */
+static void
+test_borrowed_time_keeps_text(void **state)
+{
+	char *dir = tu_tmpdir(), buf[EVENT_TEXT_MAX + 1];
+	struct run *r;
+	const struct analysis *an;
+	const char *text;
+
+	(void)state;
+	tu_say(dir, 0, 0, 0, "step 1 took 100 ms");
+	TU_APPEND(dir, "rank0.log", "BOOM happened here\n");
+	tu_say(dir, 0, 0, 5, "step 2 took 100 ms");
+	an = analyse(&r, dir);
+	assert_non_null(an->initiating);
+	assert_true(an->initiating->kept);
+	assert_true(an->initiating->ts.flags & STAMP_INHERITED);
+	assert_true(event_upper(an->initiating)->flags & STAMP_TIME);
+	assert_int_equal(event_upper(an->initiating)->sec - an->initiating->ts.sec, 5);
+	text = event_text(an->initiating, buf);
+	assert_non_null(text);
+	assert_string_equal(text, "BOOM happened here");
+	run_free(r);
+	tu_rmdir(dir);
+}
+
 static void
 test_ranks_compress(void **state)
 {
@@ -414,6 +441,7 @@ main(void)
 		cmocka_unit_test(test_incremental_equals_batch),
 		cmocka_unit_test(test_kept_events),
 		cmocka_unit_test(test_repeat_keeps_latest),
+		cmocka_unit_test(test_borrowed_time_keeps_text),
 		cmocka_unit_test(test_ranks_compress),
 	};
 
