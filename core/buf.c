@@ -328,3 +328,13 @@ buf_format_bytes(uint64_t n, char *out, size_t len)
 	else
 		snprintf(out, len, "%llu B", (unsigned long long)n);
 }
+
+uint64_t
+fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n-- > 0)
+		h = (h ^ *c++) * 0x100000001b3ull;
+	return h;
+}

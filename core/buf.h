@@ -67,6 +67,9 @@ int	 buf_slurp(struct buf *b, const char *path, size_t limit);
 
 /* "213.4 KiB", "1.0 GiB" into out. */
 void	 buf_format_bytes(uint64_t n, char *out, size_t len);
+/* FNV-1a (64-bit), continued from h over p[0..n); start from FNV1A_INIT. */
+#define FNV1A_INIT	0xcbf29ce484222325ull
+uint64_t fnv1a(uint64_t h, const void *p, size_t n);
 /* Length of the valid UTF-8 sequence at p (1-4), or 0 when it is invalid. */
 size_t	 utf8_seqlen(const unsigned char *p, size_t n);
 

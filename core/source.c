@@ -505,17 +505,6 @@ restart(struct source *src, struct notes *ns, const char *why)
 	src->lineno = 0;
 }
 
-/* FNV-1a, continued from h over p[0..n). */
-static uint64_t
-head_hash(uint64_t h, const unsigned char *p, size_t n)
-{
-	while (n-- > 0)
-		h = (h ^ *p++) * 0x100000001b3ull;
-	return h;
-}
-
-#define HEAD_HASH0	0xcbf29ce484222325ull
-
 /* Do the file's first bytes still read as they did? */
 static int
 head_changed(const struct source *src, int fd)
@@ -527,7 +516,7 @@ head_changed(const struct source *src, int fd)
 		return 0;
 	n = pread(fd, now, src->headlen, 0);
 	return n != (ssize_t)src->headlen ||
-	    head_hash(HEAD_HASH0, now, src->headlen) != src->headhash;
+	    fnv1a(FNV1A_INIT, now, src->headlen) != src->headhash;
 }
 
 long long
@@ -641,8 +630,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			size_t k = SOURCE_HEAD - (size_t)base < (size_t)r ?
 			    SOURCE_HEAD - (size_t)base : (size_t)r;
 
-			src->headhash = head_hash(base == 0 ? HEAD_HASH0 : src->headhash,
-			    (const unsigned char *)buf, k);
+			src->headhash = fnv1a(base == 0 ? FNV1A_INIT : src->headhash, buf, k);
 			src->headlen += k;
 		}
 		if (!src->noted_nul && memchr(buf, '\0', (size_t)r) != NULL) {

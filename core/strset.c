@@ -5,16 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "strset.h"
 #include "xmalloc.h"
 
 static size_t
 hash(const char *p, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = fnv1a(FNV1A_INIT, p, n);
 
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*p++) * 0x100000001b3ull;
 	return (size_t)(h ^ (h >> 32));
 }
 
