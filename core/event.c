@@ -49,8 +49,8 @@ event_new(const struct signature *sig, const struct line *ln,
 	size += nf * sizeof(struct fact);
 	if (ln->ts.flags & STAMP_INHERITED)
 		size += sizeof(struct stamp);
-	if (keep || where->path == NULL)
-		keep = 1, size += n + 1;
+	if (keep)
+		size += n + 1;
 	ev = xmalloc(size);
 	memset(ev, 0, sizeof *ev);
 	ev->sig = sig;

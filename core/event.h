@@ -70,9 +70,9 @@ struct event {
 
 /* Build an event from a parsed line and a match (ov from PCRE2 on msg).
  * where: its source's; keep: keep a copy of the line rather than read it
- * back from where->path (which it must do when that is NULL, or the line
- * is not in the file as it was read); host: a string that outlives the
- * event, or NULL. */
+ * back from where->path (the caller must when that is NULL, or the line
+ * is not in the file as it was read: core/scan.c); host: a string that
+ * outlives the event, or NULL. */
 struct event	*event_new(const struct signature *sig, const struct line *ln,
 		    const struct event_where *where, int keep, const char *host,
 		    const char *subject, const size_t *ov);

@@ -89,7 +89,7 @@ source_spool(struct source *src, const char *dir, struct notes *ns)
 const char *
 source_reread_path(const struct source *src)
 {
-	return SOURCE_IS_STREAM(src) ? src->spool : src->path;
+	return src->where.path;	/* set by source_new and source_spool */
 }
 
 /* Keep a stream's bytes, at the offsets they have in the stream. */
