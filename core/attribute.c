@@ -68,20 +68,26 @@ attribute_by_gpu(struct incident *in)
 
 		if (p == NULL || !pci_of_xid(p, &bus, &dev))
 			continue;
-		for (j = 0; j < in->nevents; j++) {
-			const struct event *b = in->events[j];
-			const char *v = event_fact(b, busid);
-			const char *host = b->rank >= 0 ? incident_host(in, b->rank) : NULL;
+		/* the init lines kept, then those only summarised */
+		for (j = 0; j < in->nevents + in->engine.ngpus; j++) {
+			const struct event *b = j < in->nevents ? in->events[j] : NULL;
+			const char *v = b != NULL ? event_fact(b, busid) : NULL;
+			int rank = b != NULL ? b->rank : in->engine.gpus[j - in->nevents].rank;
+			const char *host = rank >= 0 ? incident_host(in, rank) : NULL;
 			unsigned bb, bd;
 
-			if (v == NULL || b->rank < 0 || !pci_of_busid(v, &bb, &bd) || bb != bus)
+			if (b != NULL && (v == NULL || !pci_of_busid(v, &bb, &bd)))
+				continue;
+			if (b == NULL)
+				bb = in->engine.gpus[j - in->nevents].bus;
+			if (rank < 0 || bb != bus)
 				continue;
 			if (host != NULL && ((ev->host != NULL && strcmp(ev->host, host) != 0) ||
 			    (ev->host == NULL && strstr(event_file(ev), host) == NULL && in->multi_hosts)))
 				continue;
-			if (found >= 0 && found != b->rank)
+			if (found >= 0 && found != rank)
 				many = 1;
-			found = b->rank;
+			found = rank;
 		}
 		if (found >= 0 && !many) {
 			ev->rank = found;
@@ -243,7 +249,7 @@ ranks_per_node(const struct incident *in)
 		for (k = 0; k < 2; k++)
 			if (fact_long(in->events[i], f[k], &v) && v > best && v < 1024)
 				best = (int)v;
-	return best;
+	return in->engine.nproc > best ? in->engine.nproc : best;
 }
 
 /* A launcher line about a local rank (torchrun's agent: "failed (exitcode:
@@ -389,13 +395,18 @@ establish_world(const struct incident *in, struct analysis *an)
 	f[1] = rulebook_find_fact(in->rb, "nranks");
 	an->world = 0;
 	an->world_from = NULL;
-	for (i = 0; i < in->nevents; i++)
-		for (k = 0; k < 2; k++)
-			if (fact_long(in->events[i], f[k], &v) && v > best) {
+	for (i = 0; i <= in->nevents; i++)
+		for (k = 0; k < 2; k++) {
+			/* the events kept, then what the others said */
+			if (i < in->nevents ? !fact_long(in->events[i], f[k], &v) :
+			    (v = in->engine.world[k]) == 0)
+				continue;
+			if (v > best) {
 				best = v;
 				an->world_from = k == 0 ? "the world size the logs print" :
 				    "the size of the largest NCCL communicator";
 			}
+		}
 	if (best > 0 && best >= in->top) {
 		an->world = (int)best;
 		return;
@@ -493,4 +504,40 @@ attribute_events(struct incident *in, struct analysis *an)
 				(void)incident_rank_slot(in, (int)r);
 	}
 	establish_world(in, an);
+}
+
+/* --- what the incident did not keep --------------------------------------- */
+
+void
+attribute_summarise(struct incident *in, const struct event *ev)
+{
+	static const char *const names[] = { "world_size", "nranks", "nproc_per_node",
+	    "local_world_size", "bus_id" };
+	struct engine_sum *e = &in->engine;
+	const char *v;
+	unsigned bus, dev;
+	size_t k;
+	long n;
+
+	if (!e->ready) {
+		for (k = 0; k < sizeof names / sizeof *names; k++)
+			e->ids[k] = rulebook_find_fact(in->rb, names[k]);
+		e->ready = 1;
+	}
+	for (k = 0; k < 2; k++)
+		if (fact_long(ev, e->ids[k], &n) && n > e->world[k])
+			e->world[k] = n;
+	for (k = 2; k < 4; k++)
+		if (fact_long(ev, e->ids[k], &n) && n > e->nproc && n < 1024)
+			e->nproc = (int)n;
+	if (ev->rank < 0 || e->ids[4] < 0 || (v = event_fact(ev, e->ids[4])) == NULL ||
+	    !pci_of_busid(v, &bus, &dev))
+		return;
+	/* a rank's init lines come together, and name the same GPU */
+	if (e->ngpus > 0 && e->gpus[e->ngpus - 1].rank == ev->rank &&
+	    e->gpus[e->ngpus - 1].bus == bus)
+		return;
+	XGROW(e->gpus, e->capgpus, e->ngpus + 1);
+	e->gpus[e->ngpus].rank = ev->rank;
+	e->gpus[e->ngpus++].bus = bus;
 }

@@ -32,14 +32,11 @@ rank_role_name(enum rank_role r)
 static void
 summarised_init(struct incident *in)
 {
-	static const char *const names[] = INCIDENT_ENGINE_FACTS;
-	int engine[sizeof names / sizeof *names];
 	const struct rulebook *rb = in->rb;
+	int kept = rulebook_find_fact(rb, INCIDENT_KEPT_FACT);
 	size_t i, j;
 	unsigned g;
 
-	for (j = 0; j < sizeof names / sizeof *names; j++)
-		engine[j] = rulebook_find_fact(rb, names[j]);
 	in->summarised = xcalloc(rb->nsigs + 1, 1);
 	in->sumfirst = xmalloc((rb->nsigs + 1) * sizeof *in->sumfirst);
 	for (i = 0; i < rb->nsigs; i++) {
@@ -53,9 +50,8 @@ summarised_init(struct incident *in)
 		in->summarised[i] = (s->role == ROLE_PROGRESS || s->role == ROLE_CONTEXT) &&
 		    !about;
 		for (g = 1; in->summarised[i] && g <= s->ngroups; g++)
-			for (j = 0; j < sizeof engine / sizeof *engine; j++)
-				if (s->fact_of_group[g] >= 0 && s->fact_of_group[g] == engine[j])
-					in->summarised[i] = 0;
+			if (s->fact_of_group[g] >= 0 && s->fact_of_group[g] == kept)
+				in->summarised[i] = 0;
 	}
 	for (i = 0; i < rb->nconds; i++) {
 		const struct condition *c = rb->conds[i];
@@ -81,6 +77,7 @@ summarise(struct incident *in, struct event *ev)
 {
 	int32_t *first = &in->sumfirst[ev->sig->index];
 
+	attribute_summarise(in, ev);
 	if (ev->node + 1 > in->sum_nodes)
 		in->sum_nodes = ev->node + 1;
 	if (ev->host != NULL && in->sum_host[1] == NULL &&
@@ -178,6 +175,7 @@ incident_free(struct incident *in)
 	strset_release(&in->hosts);
 	free(in->summarised);
 	free(in->sumfirst);
+	free(in->engine.gpus);
 	rankstate_release(&in->unattributed);
 	for (i = 0; i < in->nevents; i++)
 		event_free(in->events[i]);

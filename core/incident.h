@@ -24,9 +24,13 @@
 					 * numbers are in numstats), plus the last */
 #define INCIDENT_KEEP_ABOUT	64	/* ... for unranked lines that name whom they are about */
 /* The facts the attribution pass reads from any event (core/attribute.c,
- * by these names): a signature that captures one keeps its events. */
+ * by these names). It reads pci of each event one by one (the kernel line
+ * it gives a rank): a signature that captures it keeps its events. The
+ * others it also reads of the events the incident only summarises, from
+ * struct engine_sum (attribute_summarise). */
 #define INCIDENT_ENGINE_FACTS	{ "bus_id", "pci", "nproc_per_node", "local_world_size", \
 				  "world_size", "nranks" }
+#define INCIDENT_KEPT_FACT	"pci"
 
 enum verdict {
 	VERDICT_HEALTHY,
@@ -160,6 +164,18 @@ struct incident {
 	 * than one), the first rank, and whether there was another */
 	const char		 *sum_file;
 	int			  sum_files, sum_r0, sum_several;
+	/* ... and what attribution reads of their facts (core/attribute.c) */
+	struct engine_sum {
+		int		  ids[5];	/* fact ids, once looked up (ready) */
+		int		  ready;
+		long		  world[2];	/* the largest world_size, nranks; 0 */
+		int		  nproc;	/* the largest ranks per node; 0 */
+		struct engine_gpu {
+			int32_t	  rank;
+			uint32_t  bus;		/* the PCI bus of its bus_id */
+		}		 *gpus;		/* each rank's GPU buses, as seen */
+		size_t		  ngpus, capgpus;
+	}			  engine;
 	int			  rank_sorted;
 	int			  top;		/* highest rank + 1 */
 	struct rankstate	  unattributed;
@@ -206,8 +222,10 @@ int		 incident_add_event(struct incident *in, struct event *ev);
 /* Are a signature's ranked events summarised (see incident.summarised)?
  * Progress and context lines that no condition reads one by one (an
  * outlier over each rank's mean reads numstats), that say nothing of whom
- * they are about and give no fact attribution reads (a GPU's bus id, the
- * ranks per node, the world size: INCIDENT_ENGINE_FACTS). */
+ * they are about and capture no INCIDENT_KEPT_FACT (a kernel line's GPU,
+ * which attribution gives a rank). The other engine facts (a GPU's bus
+ * id, the ranks per node, the world size) are read as they arrive into
+ * incident.engine. */
 int		 incident_summarised(const struct incident *in, const struct signature *sig);
 /* A reference to an event just added (it is kept until a newer event of
  * its rank and signature replaces it). */

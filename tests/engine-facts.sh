@@ -1,9 +1,9 @@
 #!/bin/sh
 # The facts the attribution pass reads from any event (core/attribute.c,
-# by name) are the ones INCIDENT_ENGINE_FACTS lists (core/incident.h): a
-# signature that captures one keeps its events. A name read there and
-# missing from the list would be looked for in events the incident only
-# counted.
+# by name) are the ones INCIDENT_ENGINE_FACTS lists (core/incident.h): of
+# the events the incident only counts, attribute_summarise reads them as
+# they arrive. A name read there and missing from the list would be looked
+# for in events the incident did not keep.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 list=$(sed -n '/#define INCIDENT_ENGINE_FACTS/,/}/p' "$top_srcdir/core/incident.h")

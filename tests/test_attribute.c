@@ -569,6 +569,51 @@ test_nccl_system_error_is_fallout(void **state)
 	done(&t);
 }
 
+/* NCCL's init lines are counted, not kept, past the earliest (one per
+ * rank per communicator, 131,072 at that scale); what attribution reads
+ * of them still holds for the others: the largest communicator's size,
+ * and the GPU bus of each rank, which gives a kernel Xid line its rank. */
+static void
+test_init_lines_summarised(void **state)
+{
+	static const char *const bus[] = { "18000", "2a000", "3b000", "5d000" };
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	const struct event *xid = NULL;
+	size_t i, inits = 0;
+	char name[32], line[512];
+	int r;
+
+	(void)state;
+	for (r = 0; r < 4; r++) {
+		snprintf(name, sizeof name, "rank%d.log", r);
+		/* the earliest (rank0.log) is a communicator of 2 */
+		snprintf(line, sizeof line,
+		    "gpu-d01:9%03d:9%03d [%d] NCCL INFO comm 0x55d0c0ffee%02d rank %d nranks %d "
+		    "cudaDev %d busId %s commId 0x1234abcd - Init COMPLETE\n", r, r, r, r, r % 2,
+		    r == 0 ? 2 : 4, r, bus[r]);
+		TU_WRITE(t.dir, name, line);
+	}
+	TU_WRITE(t.dir, "kern.log", "Dec 18 05:10:01 gpu-d01 kernel: NVRM: Xid (PCI:0000:5d:00): "
+	    "79, pid=9003, GPU has fallen off the bus.\n");
+	an = analyse_dir(&t);
+	for (i = 0; i < t.r->incident->nevents; i++) {
+		const struct event *ev = t.r->incident->events[i];
+
+		if (strcmp(ev->sig->id, "comm-init-device") == 0)
+			inits++;
+		if (strcmp(ev->sig->id, "xid-fatal") == 0)
+			xid = ev;
+	}
+	assert_int_equal(inits, 1);
+	assert_int_equal(an->world, 4);
+	assert_string_equal(an->world_from, "the size of the largest NCCL communicator");
+	assert_non_null(xid);
+	assert_int_equal(xid->rank, 3);
+	assert_int_equal(xid->via, VIA_GPU);
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -591,6 +636,7 @@ main(void)
 		cmocka_unit_test(test_barrier_names_ranks),
 		cmocka_unit_test(test_launcher_time_ties_untimed_error),
 		cmocka_unit_test(test_nccl_system_error_is_fallout),
+		cmocka_unit_test(test_init_lines_summarised),
 	};
 
 	setenv("TZ", "UTC", 1);
