@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "strset.h"
 #include "xmalloc.h"
 
 static uint32_t
@@ -98,19 +99,124 @@ event_free(struct event *ev)
 	free(ev);
 }
 
+/* --- kept text, compacted ---------------------------------------------------- */
+
+/* A kept line is split into words: a run of letters and digits with a
+ * digit in it is a variable (a rank, a time, a count, an address), all
+ * else is the skeleton, where each variable is a SKEL_VAR byte. The
+ * 131,072 watchdog timeouts of a run share one skeleton; each keeps its
+ * variables, each ended by a NUL. */
+#define SKEL_VAR	'\001'
+
+static int
+isalnum_(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* The word at p[0..n): its length; *var: it has a digit. */
+static size_t
+word(const char *p, size_t n, int *var)
+{
+	size_t i = 0;
+
+	*var = 0;
+	if (!isalnum_((unsigned char)p[0])) {
+		while (i < n && !isalnum_((unsigned char)p[i]))
+			i++;
+		return i;
+	}
+	for (; i < n && isalnum_((unsigned char)p[i]); i++)
+		if (p[i] >= '0' && p[i] <= '9')
+			*var = 1;
+	return i;
+}
+
+static const char *
+kept_text(const struct event *ev)
+{
+	const char *kept;
+
+	if (ev->nfacts == 0)
+		return (const char *)FACTS(ev);	/* after the upper bound, if any */
+	kept = (const char *)ev + FACTS(ev)[ev->nfacts - 1].off;
+	return kept + strlen(kept) + 1;
+}
+
+struct event *
+event_compact(struct event *ev, struct strset *skeletons)
+{
+	char skel[EVENT_TEXT_MAX + 1], vars[2 * EVENT_TEXT_MAX + 2];
+	const char *t, *sk;
+	struct event *c;
+	size_t n, i, l, ns = 0, nv = 0, head;
+	int var;
+
+	if (ev->kept != 1)
+		return ev;
+	t = kept_text(ev);
+	n = strlen(t);
+	if (n < 32 || memchr(t, SKEL_VAR, n) != NULL)
+		return ev;
+	for (i = 0; i < n; i += l) {
+		l = word(t + i, n - i, &var);
+		if (var) {
+			skel[ns++] = SKEL_VAR;
+			memcpy(vars + nv, t + i, l);
+			nv += l;
+			vars[nv++] = '\0';
+		} else {
+			memcpy(skel + ns, t + i, l);
+			ns += l;
+		}
+	}
+	if (nv + sizeof sk >= n + 1)
+		return ev;	/* nothing to gain */
+	sk = strset_add(skeletons, skel, ns);
+	head = (size_t)(t - (const char *)ev);
+	c = xmalloc(head + sizeof sk + nv);
+	memcpy(c, ev, head);
+	memcpy((char *)c + head, &sk, sizeof sk);
+	memcpy((char *)c + head + sizeof sk, vars, nv);
+	c->kept = 2;
+	free(ev);
+	return c;
+}
+
+/* A compacted text, whole again, in buf. */
+static const char *
+uncompact(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
+{
+	const char *v = kept_text(ev) + sizeof(const char *), *sk;
+	size_t n = 0, l;
+
+	memcpy(&sk, kept_text(ev), sizeof sk);
+	for (; *sk != '\0' && n < EVENT_TEXT_MAX; sk++) {
+		if (*sk != SKEL_VAR) {
+			buf[n++] = *sk;
+			continue;
+		}
+		l = strlen(v);
+		if (l > EVENT_TEXT_MAX - n)
+			l = EVENT_TEXT_MAX - n;
+		memcpy(buf + n, v, l);
+		n += l;
+		v += strlen(v) + 1;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 const char *
 event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 {
-	const char *kept;
 	int fd;
 	ssize_t n;
 
-	if (ev->kept) {
-		if (ev->nfacts == 0)
-			return (const char *)FACTS(ev);	/* after the upper bound, if any */
-		kept = (const char *)ev + FACTS(ev)[ev->nfacts - 1].off;
-		return kept + strlen(kept) + 1;
-	}
+	if (ev->kept == 2)
+		return uncompact(ev, buf);
+	if (ev->kept)
+		return kept_text(ev);
 	if ((fd = open(ev->where->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
 		return NULL;
 	n = pread(fd, buf, ev->textlen, (off_t)ev->offset);

@@ -72,7 +72,7 @@ incident_summarised(const struct incident *in, const struct signature *sig)
 /* A summarised event: what the nodes count and the world size would read
  * of it, then it is kept only while it is the earliest of its signature.
  * 1: kept. */
-static int
+static struct event *
 summarise(struct incident *in, struct event *ev)
 {
 	int32_t *first = &in->sumfirst[ev->sig->index];
@@ -96,17 +96,17 @@ summarise(struct incident *in, struct event *ev)
 	}
 	if (*first >= 0 && event_cmp_time(ev, in->events[*first]) >= 0) {
 		event_free(ev);
-		return 0;
+		return NULL;
 	}
 	if (*first >= 0) {
 		event_free(in->events[*first]);
 		in->events[*first] = ev;
-		return 1;
+		return ev;
 	}
 	XGROW(in->events, in->capevents, in->nevents + 1);
 	*first = (int32_t)in->nevents;
 	in->events[in->nevents++] = ev;
-	return 1;
+	return ev;
 }
 
 struct incident *
@@ -180,6 +180,7 @@ incident_free(struct incident *in)
 	for (i = 0; i < in->nevents; i++)
 		event_free(in->events[i]);
 	free(in->events);
+	strset_release(&in->skeletons);
 	free(in->byrank);
 	free(in->rankstart);
 	free(in->bysig);
@@ -468,7 +469,7 @@ sigslot_of(struct rankstate *rs, uint32_t sig, int create)
 	return &rs->slots[rs->nslots++];
 }
 
-int
+struct event *
 incident_add_event(struct incident *in, struct event *ev)
 {
 	struct rankstate *rs;
@@ -516,7 +517,7 @@ incident_add_event(struct incident *in, struct event *ev)
 	 * give different ranks. */
 	if (ev->rank >= 0 && sl->recent >= 0 && event_repeats(ev, in->events[sl->recent])) {
 		event_free(ev);
-		return 0;
+		return NULL;
 	}
 	/* A line with no rank that names whom it is about (a launcher's
 	 * report) is kept in full: the attribution pass needs each one. A
@@ -525,6 +526,7 @@ incident_add_event(struct incident *in, struct event *ev)
 	keep = ev->rank < 0 && signature_is_about(ev->sig) ? INCIDENT_KEEP_ABOUT :
 	    ev->sig->role == ROLE_PROGRESS || ev->sig->role == ROLE_CONTEXT ?
 	    INCIDENT_KEEP_ROUTINE : INCIDENT_KEEP;
+	ev = event_compact(ev, &in->skeletons);
 	if (sl->count <= keep || sl->last < 0) {
 		XGROW(in->events, in->capevents, in->nevents + 1);
 		if (sl->count > keep)
@@ -536,7 +538,7 @@ incident_add_event(struct incident *in, struct event *ev)
 		in->events[sl->last] = ev;
 		sl->recent = sl->last;
 	}
-	return 1;
+	return ev;
 }
 
 struct event_ref

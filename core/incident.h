@@ -149,6 +149,7 @@ struct incident {
 	int32_t			 *dense;	/* index in rank_v, -1 */
 	size_t			  ndense;
 	struct strset		  hosts;	/* the ranks' hosts, each once */
+	struct strset		  skeletons;	/* kept events' texts' (event_compact) */
 	/* Routine signatures (progress, context) whose events nothing reads
 	 * one by one (incident_summarised): a rank's are counted in its
 	 * slot and numstats, and of all ranks' only the earliest is kept
@@ -215,10 +216,11 @@ struct incident	*incident_new(const struct rulebook *rb);
 void		 incident_free(struct incident *in);
 /* Account for one line (activity, times); call for every line. */
 void		 incident_add_line(struct incident *in, const struct line *ln);
-/* Take an event (the incident owns it from now on). Returns 0 when it
- * only counted: it says again what its rank's first event of the
- * signature said, in the same file, and it was freed. */
-int		 incident_add_event(struct incident *in, struct event *ev);
+/* Take an event (the incident owns it from now on). Returns the copy it
+ * keeps (perhaps a compacted one: ev is then freed), or NULL when it only
+ * counted it and freed it: it says again what its rank's newest kept event
+ * of the signature said, or it is a summarised one later than the kept. */
+struct event	*incident_add_event(struct incident *in, struct event *ev);
 /* Are a signature's ranked events summarised (see incident.summarised)?
  * Progress and context lines that no condition reads one by one (an
  * outlier over each rank's mean reads numstats), that say nothing of whom

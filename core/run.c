@@ -71,8 +71,8 @@ apply_event(struct run *r, struct source *src, struct event *ev)
 	if (r->on_event != NULL)
 		r->on_event(r->on_event_arg, ev);
 	if (!(ev->ts.flags & STAMP_INHERITED))
-		incident_add_event(r->incident, ev);
-	else if (incident_add_event(r->incident, ev)) {
+		(void)incident_add_event(r->incident, ev);
+	else if ((ev = incident_add_event(r->incident, ev)) != NULL) {
 		struct pending *p = &r->pending[src->id];
 
 		if (p->n == PENDING_MAX) {	/* the oldest stays unbounded */

@@ -413,6 +413,48 @@ test_borrowed_time_keeps_text(void **state)
 	tu_rmdir(dir);
 }
 
+/* The first failure line each rank keeps is stored as a skeleton the
+ * ranks share and its numbers, and reads back the same: numbers of other
+ * widths, an address, a line with no number at all, and one with the
+ * byte the skeleton marks its numbers with (kept as it is). */
+static void
+test_kept_texts_compact(void **state)
+{
+	static const char *const lines[] = {
+		"2024-12-18 10:00:00,000 SomeError: rank 0 at 0x55d20ef lost 10 of 4096 after 3.0s",
+		"2024-12-18 10:00:01,000 SomeError: rank 1 at 0x55d21ef lost 110 of 4096 after 3.1s",
+		"2024-12-18 10:00:02,000 SomeError: rank 2 at 0x55d22ef lost 2110 of 4096 after 3.25s",
+		"2024-12-18 10:00:03,000 SomeError: rank 3 at 0x55d23ef lost 31110 of 4096 after 13.5s",
+		"2024-12-18 10:00:04,000 SomeError: rank 4 \001 lost 4 of 4096 after 3.4s",
+		"SomeError: the device vanished without a trace, again and again",
+	};
+	char *dir = tu_tmpdir(), name[32], buf[EVENT_TEXT_MAX + 1];
+	struct run *r;
+	size_t i, k, seen = 0;
+
+	(void)state;
+	for (k = 0; k < sizeof lines / sizeof *lines; k++) {
+		snprintf(name, sizeof name, "rank%zu.log", k);
+		TU_WRITE(dir, name, lines[k]);
+		TU_APPEND(dir, name, "\n");
+	}
+	(void)analyse(&r, dir);
+	for (i = 0; i < r->incident->nevents; i++) {
+		const struct event *ev = r->incident->events[i];
+
+		if (strcmp(ev->sig->id, "err") != 0)
+			continue;
+		assert_true(ev->rank >= 0 && ev->rank < 6);
+		assert_int_equal(ev->kept, ev->rank == 4 ? 1 : 2);
+		assert_string_equal(event_text(ev, buf), lines[ev->rank]);
+		seen++;
+	}
+	assert_int_equal(seen, 6);
+	assert_int_equal(r->incident->skeletons.n, 2);
+	run_free(r);
+	tu_rmdir(dir);
+}
+
 static void
 test_ranks_compress(void **state)
 {
@@ -442,6 +484,7 @@ main(void)
 		cmocka_unit_test(test_kept_events),
 		cmocka_unit_test(test_repeat_keeps_latest),
 		cmocka_unit_test(test_borrowed_time_keeps_text),
+		cmocka_unit_test(test_kept_texts_compact),
 		cmocka_unit_test(test_ranks_compress),
 	};
 
