@@ -82,8 +82,7 @@ summarise(struct incident *in, struct event *ev)
 		in->sum_nodes = ev->node + 1;
 	if (ev->host != NULL && in->sum_host[1] == NULL &&
 	    (in->sum_host[0] == NULL || strcmp(in->sum_host[0], ev->host) != 0))
-		in->sum_host[in->sum_host[0] != NULL] = strset_add(&in->hosts, ev->host,
-		    strlen(ev->host));
+		in->sum_host[in->sum_host[0] != NULL] = ev->host;
 	if (ev->line_rank >= 0 && ev->line_rank_from != RANK_FILE) {
 		if (in->sum_file == NULL) {
 			in->sum_file = event_file(ev);
@@ -479,6 +478,10 @@ incident_add_event(struct incident *in, struct event *ev)
 
 	in->analysed = 0;
 	ev->order = in->order++;
+	/* the incident's copy of its host: the source's goes when the source
+	 * is read (source_retire) */
+	if (ev->host != NULL)
+		ev->host = strset_add(&in->hosts, ev->host, strlen(ev->host));
 	/* A rank named in the message (torchrun summary, srun's "task N")
 	 * beats a group-local one and no rank at all. */
 	if (in->rank_fact >= 0 && ev->rank_from <= RANK_GROUP) {
@@ -501,7 +504,7 @@ incident_add_event(struct incident *in, struct event *ev)
 		rs->step_ts = ev->ts;
 	}
 	if (ev->host != NULL && rs->host == NULL)
-		rs->host = strset_add(&in->hosts, ev->host, strlen(ev->host));
+		rs->host = ev->host;
 	if ((ev->ts.flags & STAMP_TIME) && in->binw != 0 && ev->sig->role != ROLE_PROGRESS &&
 	    ev->sig->role != ROLE_CONTEXT)
 		bins_mark(&rs->bins, bin_of(in, ev->ts.sec), 1u << ev->sig->role);

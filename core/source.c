@@ -151,6 +151,12 @@ source_retire(struct source *src)
 		return;
 	free(rd->carry);
 	free(rd->kept_ranks);
+	/* the incident has its own copies of the hosts: no event is left
+	 * that points at these (the batches are applied) */
+	while (src->nhosts > 0)
+		free(src->hosts[--src->nhosts]);
+	free(src->hosts);
+	src->hosts = NULL;
 	envstate_release(&rd->env);
 	if (rd->doc != NULL)
 		buf_release(rd->doc);
@@ -165,9 +171,6 @@ source_free(struct source *src)
 	if (src == NULL)
 		return;
 	source_retire(src);
-	while (src->nhosts > 0)
-		free(src->hosts[--src->nhosts]);
-	free(src->hosts);
 	if (src->kind == SOURCE_CMD && src->fd >= 0)
 		close(src->fd);
 	if (src->child > 0 && !src->ended)

@@ -106,7 +106,7 @@ struct source {
 	char		*spool;
 	int		 spool_fd;
 	int		 spool_full;	/* a write failed: what follows is not kept */
-	char		**hosts;	/* host names its lines gave, for their events */
+	char		**hosts;	/* host names its lines gave, until retired */
 	size_t		  nhosts;
 	/* when set, called with each chunk read into buf before its lines
 	 * are handed on, with the line function's arg */
@@ -122,9 +122,11 @@ typedef void (*source_line_fn)(void *arg, struct source *src,
 struct source	*source_new(const char *path, const char *name,
 		    enum source_kind kind, int rank, int node, int nproc);
 void		 source_free(struct source *src);
-/* Nothing more will be read: let the reading state go (the names, the
- * counts and the hosts stay, for the events and the report). The
- * scanner's half-record must be released first (scan_source_release). */
+/* Nothing more will be read: let the reading state go, and the hosts
+ * (the incident has its own copies of its events' and ranks' hosts once
+ * their batches are applied); the names and the counts stay, for the
+ * events and the report. The scanner's half-record must be released
+ * first (scan_source_release). */
 void		 source_retire(struct source *src);
 /* A stream source: standard input (cmd NULL) or cmd's output, run now;
  * spool_dir: where to keep what it reads (NULL: nowhere). A command that
@@ -159,8 +161,9 @@ void		 source_feed(struct source *src, const char *p, size_t n,
 #define ERRORJSON_LINES	200
 void		 source_errorjson(struct source *src, const char *text, size_t len,
 		    struct notes *ns, source_line_fn fn, void *arg);
-/* The host name h[0..n) as a string that lives as long as the source
- * (events share it). */
+/* The host name h[0..n) as a string that lives until the source is
+ * retired (its lines' records and events share it, until the incident
+ * takes its own copy). */
 const char	*source_host(struct source *src, const char *h, size_t n);
 /* 1 the first time rank (a line's, -1 for none) is asked about. */
 int		 source_first_of_rank(struct source *src, int rank);
