@@ -10,14 +10,25 @@
 #include "strset.h"
 #include "xmalloc.h"
 
+/* What tells a line read back from the one matched (never stored): eight
+ * bytes a step, an event is made for every matched line. */
 static uint32_t
 text_hash(const char *p, size_t n)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
 
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*p++) * 16777619u;
-	return h;
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	if (n > 0) {
+		w = 0;
+		memcpy(&w, p, n);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	return (uint32_t)(h ^ h >> 29);
 }
 
 #define HAS_UPPER(ev)	(((ev)->ts.flags & STAMP_INHERITED) != 0)
@@ -69,7 +80,7 @@ event_new(const struct signature *sig, const struct line *ln,
 	ev->label = ln->label;
 	ev->node = ln->node;
 	ev->textlen = (uint16_t)n;
-	ev->texthash = text_hash(ln->raw, n);
+	ev->texthash = keep ? 0 : text_hash(ln->raw, n);	/* a kept text is not read back */
 	p = (char *)(FACTS(ev) + nf);
 	for (g = 1; g <= sig->ngroups; g++) {
 		size_t a = ov[2 * g], b = ov[2 * g + 1];

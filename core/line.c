@@ -678,7 +678,7 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 static int
 hostchar(char c)
 {
-	return isalpha_(c) || isdig(c) || c == '-' || c == '.' || c == '_';
+	return hostclass[(unsigned char)c] != 0;	/* letters, digits, - . _ */
 }
 
 /* NCCL "host:pid:tid " and "[dev] " (the file:line NCCL LEVEL part stays). */
@@ -706,20 +706,8 @@ peel_nccl(const char *p, size_t n, struct line *out)
 	    i + 1 + d + 1 < n && p[i + 1 + d] == ']' && p[i + 2 + d] == ' ')
 		i += d + 3;
 	/* Only a real NCCL line: "NCCL " must follow within the next field. */
-	{
-		const char *q = p + i;
-		size_t rest = n - i < 160 ? n - i : 160;
-		int ok = 0;
-		size_t k;
-
-		for (k = 0; k + 5 <= rest; k++)
-			if (memcmp(q + k, "NCCL ", 5) == 0) {
-				ok = 1;
-				break;
-			}
-		if (!ok)
-			return 0;
-	}
+	if (memmem(p + i, n - i < 160 ? n - i : 160, "NCCL ", 5) == NULL)
+		return 0;
 	out->host = p;
 	out->hostlen = h;
 	out->pid = pid;
