@@ -552,7 +552,7 @@ incident_event_ref(const struct incident *in, const struct event *ev)
 	(void)in;
 	ref.order = ev->order;
 	ref.rank = ev->rank;
-	ref.sig = ev->sig->index;
+	ref.sig = (uint32_t)ev->sig->index;
 	return ref;
 }
 

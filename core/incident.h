@@ -207,9 +207,9 @@ struct incident {
 
 /* Where a kept event is, for bounding its borrowed time later. */
 struct event_ref {
-	size_t	order;
-	int	rank;
-	size_t	sig;
+	uint32_t order;		/* struct event's */
+	int32_t	 rank;
+	uint32_t sig;
 };
 
 struct incident	*incident_new(const struct rulebook *rb);

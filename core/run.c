@@ -352,7 +352,9 @@ source_done(struct run *r, struct source *s, int final)
 	 * meaningless mtimes, and reports must not depend on them. Events
 	 * still unbounded stay so until a timed line follows them; at the
 	 * end of a finished run none will. */
-	if (final) {
+	if (final || r->pending[s->id].n == 0) {
+		/* (and a followed file's that nothing waits in: a run of
+		 * 100,000 files would keep one list each) */
 		struct pending *p = &r->pending[s->id];
 
 		free(p->v);
