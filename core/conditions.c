@@ -401,7 +401,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 	unsigned char *has = xcalloc(in->rank_n + 1, 1);	/* by rank's k */
 	unsigned char *from = xcalloc(in->rb->nsigs + 1, 1);	/* by signature index */
 	size_t *idx;
-	size_t i, x, nidx = 0, n = 0, nr = 0;
+	size_t i, x, nidx = 0, n = 0, nr = 0, nrows = 0;
 	int pg = rulebook_find_fact(in->rb, "pg");
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
 	struct seen *seen = xcalloc(c->nwhere + 1, sizeof *seen);
@@ -415,8 +415,10 @@ eval_condition(const struct incident *in, const struct condition *c,
 			nidx += in->sigstart[si + 1] - in->sigstart[si];
 		from[si] = 1;
 	}
+	for (x = 0; x < in->rows.n; x++)	/* and their rows */
+		nrows += from[in->rows.v[x].ex->sig->index];
 	idx = xmalloc(sizeof *idx * (nidx + 1));
-	t = xmalloc(sizeof *t * (nidx + 1));
+	t = xmalloc(sizeof *t * (nidx + nrows + 1));
 	memset(from, 0, in->rb->nsigs + 1);
 	for (i = 0, nidx = 0; i < c->nfromsig; i++) {
 		size_t si = c->fromsig[i]->index, k;
@@ -429,11 +431,17 @@ eval_condition(const struct incident *in, const struct condition *c,
 	}
 	if (c->nfromsig > 1)
 		qsort(idx, nidx, sizeof *idx, cond_size_cmp);
-	for (x = 0; x < nidx; x++) {
-		const struct event *ev = in->events[idx[x]];
+	/* the events, then the rows (a ranked line of a signature with rows
+	 * is read as its row: the event kept of it is the evidence) */
+	for (x = 0; x < nidx + in->rows.n; x++) {
+		const struct factrow *row = x < nidx ? NULL : &in->rows.v[x - nidx];
+		const struct event *ev = row == NULL ? in->events[idx[x]] : row->ex;
+		int rank = row == NULL ? ev->rank : row->rank;
 		const char *v = NULL, *g = "";
 
-		if (ev->rank < 0 || !cond_reads(c, from, ev, md, seen))
+		if (row == NULL && in->summarised[ev->sig->index] == 2 && ev->line_rank >= 0)
+			continue;
+		if (rank < 0 || !cond_reads(c, from, ev, md, seen))
 			continue;
 		if (c->fact_id >= 0 && (v = event_fact(ev, c->fact_id)) == NULL)
 			continue;
@@ -443,7 +451,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 		    event_fact(ev, pg) != NULL)
 			g = event_fact(ev, pg);
 		{
-			const struct rankstate *rs = incident_rank(in, ev->rank);
+			const struct rankstate *rs = incident_rank(in, rank);
 
 			if (rs != NULL && !has[rs->k]) {
 				has[rs->k] = 1;
@@ -452,8 +460,8 @@ eval_condition(const struct incident *in, const struct condition *c,
 		}
 		t[n].group = g;
 		t[n].value = v ? v : "";
-		t[n].rank = ev->rank;
-		t[n].order = ev->order;
+		t[n].rank = rank;
+		t[n].order = row == NULL ? ev->order : row->order;
 		if (v == NULL || !incident_fact_number(v, &t[n].num))
 			t[n].num = v ? strtod(v, NULL) : 0;
 		n++;

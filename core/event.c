@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "event.h"
 #include "strset.h"
 #include "xmalloc.h"
@@ -284,22 +285,59 @@ event_fact_num(const struct event *ev, int id, double *out)
 }
 
 int
-event_repeats(const struct event *a, const struct event *b)
+event_same_facts(const struct event *a, const struct event *b)
 {
 	size_t i;
 
-	if (a->sig != b->sig || a->where != b->where || a->rank != b->rank ||
-	    a->pid != b->pid || a->host != b->host ||
-	    a->label != b->label || a->node != b->node ||
-	    ((a->flags ^ b->flags) & (LINE_ROOT_CAUSE | LINE_SUMMARY)) ||
-	    a->nfacts != b->nfacts ||
-	    event_cmp_time(a, b) < 0)
+	if (a->sig != b->sig || a->nfacts != b->nfacts)
 		return 0;
 	for (i = 0; i < a->nfacts; i++)
 		if (FACTS(a)[i].id != FACTS(b)[i].id ||
 		    strcmp((const char *)a + FACTS(a)[i].off, (const char *)b + FACTS(b)[i].off) != 0)
 			return 0;
 	return 1;
+}
+
+uint64_t
+event_facts_hash(const struct event *ev)
+{
+	uint64_t h = fnv1a(FNV1A_INIT, &ev->sig, sizeof ev->sig);
+	size_t i;
+
+	for (i = 0; i < ev->nfacts; i++) {
+		const char *v = (const char *)ev + FACTS(ev)[i].off;
+
+		h = fnv1a(h, &FACTS(ev)[i].id, sizeof FACTS(ev)[i].id);
+		h = fnv1a(h, v, strlen(v) + 1);
+	}
+	return h;
+}
+
+struct event *
+event_facts_copy(const struct event *ev)
+{
+	size_t size = (size_t)((const char *)FACTS(ev) - (const char *)ev) +
+	    ev->nfacts * sizeof(struct fact);
+	struct event *c;
+
+	if (ev->nfacts > 0) {
+		const char *last = (const char *)ev + FACTS(ev)[ev->nfacts - 1].off;
+
+		size = (size_t)(last - (const char *)ev) + strlen(last) + 1;
+	}
+	c = xmalloc(size);
+	memcpy(c, ev, size);
+	c->kept = 0;	/* no text: it is not a line to show */
+	return c;
+}
+
+int
+event_repeats(const struct event *a, const struct event *b)
+{
+	return a->where == b->where && a->rank == b->rank && a->pid == b->pid &&
+	    a->host == b->host && a->label == b->label && a->node == b->node &&
+	    !((a->flags ^ b->flags) & (LINE_ROOT_CAUSE | LINE_SUMMARY)) &&
+	    event_cmp_time(a, b) >= 0 && event_same_facts(a, b);
 }
 
 int

@@ -108,6 +108,13 @@ int		 event_fact_num(const struct event *ev, int id, double *out);
  * not an earlier time? (How each found its rank, and whether it continues
  * a record, may differ: the exception that quotes a timeout line.) */
 int		 event_repeats(const struct event *a, const struct event *b);
+/* The same signature and facts (ids and values)? */
+int		 event_same_facts(const struct event *a, const struct event *b);
+/* A hash of the signature and facts (equal when event_same_facts). */
+uint64_t	 event_facts_hash(const struct event *ev);
+/* A copy of ev with its facts and without its text (event_text has none
+ * to give): an exemplar of those facts. */
+struct event	*event_facts_copy(const struct event *ev);
 /* Ordering for "which came first": time (timeless last), then the place
  * in the stream (line order in one file, files by name), then arrival. */
 int		 event_cmp_time(const struct event *a, const struct event *b);

@@ -58,8 +58,9 @@ summarised_init(struct incident *in)
 
 		if (c->test == TEST_OUTLIER && c->nwhere == 0 && c->group_id < 0)
 			continue;	/* reads numstats */
-		for (j = 0; j < c->nfromsig; j++)
-			in->summarised[c->fromsig[j]->index] = 0;
+		for (j = 0; j < c->nfromsig; j++)	/* rows, for the condition */
+			if (in->summarised[c->fromsig[j]->index])
+				in->summarised[c->fromsig[j]->index] = 2;
 	}
 }
 
@@ -175,6 +176,7 @@ incident_free(struct incident *in)
 	free(in->summarised);
 	free(in->sumfirst);
 	free(in->engine.gpus);
+	factrows_release(&in->rows);
 	rankstate_release(&in->unattributed);
 	for (i = 0; i < in->nevents; i++)
 		event_free(in->events[i]);
@@ -458,7 +460,9 @@ sigslot_of(struct rankstate *rs, uint32_t sig, int create)
 	if (!create)
 		return NULL;
 	if (rs->nslots == rs->capslots) {
-		rs->capslots = rs->capslots ? rs->capslots * 2 : 4;
+		/* four more: a rank of a big run matches a dozen signatures,
+		 * and a doubled array would be a third empty */
+		rs->capslots += 4;
 		rs->slots = xrealloc(rs->slots, rs->capslots * sizeof *rs->slots);
 	}
 	rs->slots[rs->nslots].sig = sig;
@@ -466,6 +470,29 @@ sigslot_of(struct rankstate *rs, uint32_t sig, int create)
 	rs->slots[rs->nslots].recent = -1;
 	rs->slots[rs->nslots].last = -1;
 	return &rs->slots[rs->nslots++];
+}
+
+/* A rank's row of a signature a condition compares (summarised 2): its
+ * first and its newest are kept, as the events of a routine signature
+ * would be; a line with the facts of the newest adds nothing to compare. */
+static void
+row_keep(struct incident *in, struct sigslot *sl, const struct event *ev)
+{
+	const struct event *ex = factrows_exemplar(&in->rows, ev);
+	size_t i;
+
+	if (sl->recent >= 0 && in->rows.v[sl->recent].ex == ex)
+		return;
+	if (sl->count <= INCIDENT_KEEP_ROUTINE || sl->last < 0) {
+		i = factrows_add(&in->rows, ev, ex);
+		if (sl->count > INCIDENT_KEEP_ROUTINE)
+			sl->last = (int32_t)i;
+		sl->recent = (int32_t)i;
+		return;
+	}
+	in->rows.v[sl->last].order = ev->order;
+	in->rows.v[sl->last].ex = ex;
+	sl->recent = sl->last;
 }
 
 struct event *
@@ -510,6 +537,8 @@ incident_add_event(struct incident *in, struct event *ev)
 		bins_mark(&rs->bins, bin_of(in, ev->ts.sec), 1u << ev->sig->role);
 	numstats_add(rs, ev);
 	sl->count++;
+	if (ev->rank >= 0 && in->summarised[ev->sig->index] == 2)
+		row_keep(in, sl, ev);
 	if (ev->rank >= 0 && in->summarised[ev->sig->index])
 		return summarise(in, ev);
 	/* The same line again (a timeout quoted by the exception that
@@ -567,7 +596,8 @@ incident_bound_event(struct incident *in, const struct event_ref *ref,
 	/* the newest copy of its rank and signature, or an earlier kept one */
 	const struct sigslot *sl = rs != NULL ? sigslot_of(rs, (uint32_t)ref->sig, 0) : NULL;
 
-	if (sl != NULL && sl->last >= 0 && in->events[sl->last]->order == ref->order)
+	if (sl != NULL && !in->summarised[ref->sig] && sl->last >= 0 &&
+	    in->events[sl->last]->order == ref->order)
 		ev = in->events[sl->last];
 	if (in->sumfirst[ref->sig] >= 0 && in->events[in->sumfirst[ref->sig]]->order == ref->order)
 		ev = in->events[in->sumfirst[ref->sig]];

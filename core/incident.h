@@ -15,6 +15,7 @@
 #include "bins.h"
 #include "event.h"
 #include "imap.h"
+#include "factrows.h"
 #include "strset.h"
 #include "rulebook.h"
 
@@ -156,7 +157,7 @@ struct incident {
 	 * (sumfirst, an index in events, -1), for the evidence. What the
 	 * nodes count reads of the others: the highest node + 1, and up to
 	 * two of their hosts. */
-	unsigned char		 *summarised;	/* by signature index */
+	unsigned char		 *summarised;	/* by signature index: 1, or 2 with rows */
 	int32_t			 *sumfirst;
 	int			  sum_nodes;
 	const char		 *sum_host[2];
@@ -165,6 +166,9 @@ struct incident {
 	 * than one), the first rank, and whether there was another */
 	const char		 *sum_file;
 	int			  sum_files, sum_r0, sum_several;
+	/* ... and what conditions read of those they compare one by one
+	 * (summarised 2): each rank's first and newest as a row */
+	struct factrows		  rows;
 	/* ... and what attribution reads of their facts (core/attribute.c) */
 	struct engine_sum {
 		int		  ids[5];	/* fact ids, once looked up (ready) */
@@ -222,12 +226,12 @@ void		 incident_add_line(struct incident *in, const struct line *ln);
  * of the signature said, or it is a summarised one later than the kept. */
 struct event	*incident_add_event(struct incident *in, struct event *ev);
 /* Are a signature's ranked events summarised (see incident.summarised)?
- * Progress and context lines that no condition reads one by one (an
- * outlier over each rank's mean reads numstats), that say nothing of whom
- * they are about and capture no INCIDENT_KEPT_FACT (a kernel line's GPU,
- * which attribution gives a rank). The other engine facts (a GPU's bus
- * id, the ranks per node, the world size) are read as they arrive into
- * incident.engine. */
+ * Progress and context lines that say nothing of whom they are about and
+ * capture no INCIDENT_KEPT_FACT (a kernel line's GPU, which attribution
+ * gives a rank). The other engine facts (a GPU's bus id, the ranks per
+ * node, the world size) are read as they arrive into incident.engine.
+ * A condition that compares their facts one by one (any but an outlier
+ * over each rank's mean, which reads numstats) reads them as rows (2). */
 int		 incident_summarised(const struct incident *in, const struct signature *sig);
 /* A reference to an event just added (it is kept until a newer event of
  * its rank and signature replaces it). */
