@@ -393,14 +393,38 @@ eval_numeric(const struct incident *in, const struct condition *c,
 	free(rk);
 }
 
+/* The rows of each signature (incident.rows): byrow[rowstart[si] ..
+ * rowstart[si + 1]) are its indices, in the order they were made. */
+struct rowindex {
+	size_t	*byrow, *rowstart;
+};
+
 static void
-eval_condition(const struct incident *in, const struct condition *c,
-    struct condresult *r)
+rowindex_build(const struct incident *in, struct rowindex *ri)
+{
+	size_t ns = in->rb->nsigs, i, *at;
+
+	ri->rowstart = xcalloc(ns + 2, sizeof *ri->rowstart);
+	ri->byrow = xmalloc((in->rows.n + 1) * sizeof *ri->byrow);
+	for (i = 0; i < in->rows.n; i++)
+		ri->rowstart[in->rows.v[i].ex->sig->index + 1]++;
+	for (i = 1; i <= ns; i++)
+		ri->rowstart[i] += ri->rowstart[i - 1];
+	at = xmalloc((ns + 1) * sizeof *at);
+	memcpy(at, ri->rowstart, (ns + 1) * sizeof *at);
+	for (i = 0; i < in->rows.n; i++)
+		ri->byrow[at[in->rows.v[i].ex->sig->index]++] = i;
+	free(at);
+}
+
+static void
+eval_condition(const struct incident *in, const struct rowindex *ri,
+    const struct condition *c, struct condresult *r)
 {
 	struct tuple *t;
 	unsigned char *has = xcalloc(in->rank_n + 1, 1);	/* by rank's k */
 	unsigned char *from = xcalloc(in->rb->nsigs + 1, 1);	/* by signature index */
-	size_t *idx;
+	size_t *idx, *rows;
 	size_t i, x, nidx = 0, n = 0, nr = 0, nrows = 0;
 	int pg = rulebook_find_fact(in->rb, "pg");
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
@@ -415,10 +439,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 			nidx += in->sigstart[si + 1] - in->sigstart[si];
 		from[si] = 1;
 	}
-	for (x = 0; x < in->rows.n; x++)	/* and their rows */
-		nrows += from[in->rows.v[x].ex->sig->index];
 	idx = xmalloc(sizeof *idx * (nidx + 1));
-	t = xmalloc(sizeof *t * (nidx + nrows + 1));
 	memset(from, 0, in->rb->nsigs + 1);
 	for (i = 0, nidx = 0; i < c->nfromsig; i++) {
 		size_t si = c->fromsig[i]->index, k;
@@ -431,10 +452,23 @@ eval_condition(const struct incident *in, const struct condition *c,
 	}
 	if (c->nfromsig > 1)
 		qsort(idx, nidx, sizeof *idx, cond_size_cmp);
+	/* and their rows */
+	rows = xmalloc(sizeof *rows * (ri->rowstart[in->rb->nsigs] + 1));
+	memset(from, 0, in->rb->nsigs + 1);
+	for (i = 0; i < c->nfromsig; i++) {
+		size_t si = c->fromsig[i]->index, k;
+
+		if (from[si])
+			continue;
+		from[si] = 1;
+		for (k = ri->rowstart[si]; k < ri->rowstart[si + 1]; k++)
+			rows[nrows++] = ri->byrow[k];
+	}
+	t = xmalloc(sizeof *t * (nidx + nrows + 1));
 	/* the events, then the rows (a ranked line of a signature with rows
 	 * is read as its row: the event kept of it is the evidence) */
-	for (x = 0; x < nidx + in->rows.n; x++) {
-		const struct factrow *row = x < nidx ? NULL : &in->rows.v[x - nidx];
+	for (x = 0; x < nidx + nrows; x++) {
+		const struct factrow *row = x < nidx ? NULL : &in->rows.v[rows[x - nidx]];
 		const struct event *ev = row == NULL ? in->events[idx[x]] : row->ex;
 		int rank = row == NULL ? ev->rank : row->rank;
 		const char *v = NULL, *g = "";
@@ -525,6 +559,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 	free(has);
 	free(from);
 	free(idx);
+	free(rows);
 }
 
 static int
@@ -539,10 +574,14 @@ void
 conditions_evaluate(struct incident *in, struct analysis *an)
 {
 	const struct rulebook *rb = in->rb;
+	struct rowindex ri;
 	size_t i;
 
 	an->conds = xcalloc(rb->nconds + 1, sizeof *an->conds);
 	an->nconds = rb->nconds;
+	rowindex_build(in, &ri);
 	for (i = 0; i < rb->nconds; i++)
-		eval_condition(in, rb->conds[i], &an->conds[i]);
+		eval_condition(in, &ri, rb->conds[i], &an->conds[i]);
+	free(ri.byrow);
+	free(ri.rowstart);
 }
