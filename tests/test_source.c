@@ -196,6 +196,49 @@ test_binary_nul_fifo(void **state)
 	tu_rmdir(dir);
 }
 
+/* A file's head is text when no byte below space is there but tab, LF and
+ * CR: UTF-8 (bytes above 0x7f) is text; control bytes sixteen at a time
+ * and in the last few bytes of a short file are seen. */
+static void
+test_binary_heads(void **state)
+{
+	char *dir = tu_tmpdir(), *path, b[4096];
+	struct notes ns;
+	struct source *s;
+	struct got g = { .n = 0 };
+	size_t i;
+
+	(void)state;
+	notes_init(&ns);
+	for (i = 0; i < 39; i++)
+		TU_APPEND(dir, "utf8.log", "gr\xc3\xbc\xc3\x9f dich \xe2\x80\x93 caf\xc3\xa9\tok\r\n");
+	path = tu_write(dir, "utf8.log", "\xe2\x80\x94 the end\n", 12, 1);
+	s = source_new(path, "utf8.log", SOURCE_LOG, 0, -1, 0);
+	source_read(s, buf, &ns, collect, &g);
+	assert_false(s->binary);
+	assert_int_equal(g.n, 40);
+	source_free(s);
+	free(path);
+	memset(b, 'a', sizeof b);
+	for (i = 7; i < sizeof b; i += 20)
+		b[i] = '\001';
+	path = tu_write(dir, "ctl.bin", b, sizeof b, 0);
+	s = source_new(path, "ctl.bin", SOURCE_LOG, 0, -1, 0);
+	source_read(s, buf, &ns, collect, &g);
+	assert_true(s->binary);
+	source_free(s);
+	free(path);
+	/* 25 bytes: the control bytes are past the first sixteen */
+	path = tu_write(dir, "tail.bin", "aaaaaaaaaaaaaaaaaaaa\002\002\002\002\n", 25, 0);
+	s = source_new(path, "tail.bin", SOURCE_LOG, 0, -1, 0);
+	source_read(s, buf, &ns, collect, &g);
+	assert_true(s->binary);
+	source_free(s);
+	free(path);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
 static void
 test_errorjson(void **state)
 {
@@ -236,6 +279,7 @@ main(void)
 		cmocka_unit_test(test_truncation_and_rotation),
 		cmocka_unit_test(test_huge_line_is_bounded),
 		cmocka_unit_test(test_binary_nul_fifo),
+		cmocka_unit_test(test_binary_heads),
 		cmocka_unit_test(test_errorjson),
 	};
 
