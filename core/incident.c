@@ -72,7 +72,7 @@ incident_summarised(const struct incident *in, const struct signature *sig)
 
 /* A summarised event: what the nodes count and the world size would read
  * of it, then it is kept only while it is the earliest of its signature.
- * 1: kept. */
+ * The event, or NULL when it was not kept (and freed). */
 static struct event *
 summarise(struct incident *in, struct event *ev)
 {
