@@ -263,11 +263,11 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 				src->rd->carrylen = src->line_max;
 				if (src->line_max % 1024 == 0)
 					notes_add(ns, NOTE_WARN, src->name, this_line(src), 0,
-					    "line longer than %zu KiB; matched on its first %zu KiB",
+					    "line longer than %u KiB; matched on its first %u KiB",
 					    src->line_max / 1024, src->line_max / 1024);
 				else
 					notes_add(ns, NOTE_WARN, src->name, this_line(src), 0,
-					    "line longer than %zu bytes; matched on its first %zu",
+					    "line longer than %u bytes; matched on its first %u",
 					    src->line_max, src->line_max);
 				emit(src, src->rd->carry, src->rd->carrylen, src->offset, fn, arg, 1, 0);
 				src->rd->carrylen = 0;

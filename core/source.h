@@ -63,13 +63,16 @@ struct srcread {
 };
 
 struct source {
+	/* (pointers, then 64-, 32- and 8-bit fields: a run may have 100,000) */
 	char		*path;		/* to open */
 	char		*name;		/* to show: relative to the run */
 	struct event_where where;	/* its events': name, and path or spool */
-	enum source_kind kind;
-	int		 rank;		/* from the layout, -1 */
-	int		 node;		/* node index from the layout, -1 */
-	int		 nproc;		/* processes per node, 0 */
+	struct srcread	*rd;		/* NULL once retired */
+	char		**hosts;	/* host names its lines gave, until retired */
+	/* when set, called with each chunk read into buf before its lines
+	 * are handed on, with the line function's arg */
+	void		(*chunk_fn)(void *arg, struct source *src, const char *p,
+			    size_t n);
 	dev_t		 dev;
 	ino_t		 ino;
 	dev_t		 prev_dev;	/* the file it was before a rotation, */
@@ -79,39 +82,37 @@ struct source {
 	int64_t		 mtime_ns;	/* st_mtim, to notice any change */
 	uint64_t	 offset;	/* bytes consumed, complete lines only */
 	uint64_t	 bytes;		/* bytes read in all */
-	size_t		 line_max;	/* SOURCE_LINE_MAX (less in tests) */
 	unsigned long	 lineno;	/* lines consumed */
-	struct srcread	*rd;		/* NULL once retired */
-	int		 binary;	/* skipped as binary */
-	int		 failed;	/* why it cannot be read now (noted): an errno
-					 * value, SOURCE_NOT_REGULAR; 0: it can */
-	int		 done;		/* read once and nothing can follow (stdin EOF, error.json) */
-	int		 anchor_tried;	/* its head was looked at for a year anchor */
-	int		 head_dated;	/* ... and had a dated line: */
-	int64_t		 head_anchor;	/* its time */
-	int		 noted_nul;
-	int		 noted_group;
+	int64_t		 head_anchor;	/* its head's time (head_dated) */
 	uint64_t	 headhash;	/* of the file's first SOURCE_HEAD bytes: a
 					 * truncated and rewritten file shows other ones */
-	size_t		 headlen;
 	size_t		 id;		/* the owner's index for this source */
+	size_t		 nhosts;
+	enum source_kind kind;
+	int		 rank;		/* from the layout, -1 */
+	int		 node;		/* node index from the layout, -1 */
+	int		 nproc;		/* processes per node, 0 */
+	int		 failed;	/* why it cannot be read now (noted): an errno
+					 * value, SOURCE_NOT_REGULAR; 0: it can */
+	uint32_t	 line_max;	/* SOURCE_LINE_MAX (less in tests) */
+	uint32_t	 headlen;	/* <= SOURCE_HEAD */
 	/* a stream's: its pipe (0 for standard input; -1 once closed), the
 	 * command's process (0: none) and how it ended; and the spool, an
 	 * unlinked file in $TMPDIR that keeps what was read so that the
 	 * console can show it again, by its /proc/self/fd name (NULL: none) */
 	int		 fd;
 	pid_t		 child;
-	int		 ended;		/* the command was reaped: */
-	int		 status;	/* ... its wait status */
-	char		*spool;
+	int		 status;	/* ... its wait status, once ended */
 	int		 spool_fd;
-	int		 spool_full;	/* a write failed: what follows is not kept */
-	char		**hosts;	/* host names its lines gave, until retired */
-	size_t		  nhosts;
-	/* when set, called with each chunk read into buf before its lines
-	 * are handed on, with the line function's arg */
-	void		(*chunk_fn)(void *arg, struct source *src, const char *p,
-			    size_t n);
+	char		*spool;
+	unsigned char	 ended;		/* the command was reaped */
+	unsigned char	 spool_full;	/* a write failed: what follows is not kept */
+	unsigned char	 binary;	/* skipped as binary */
+	unsigned char	 done;		/* read once and nothing can follow (stdin EOF, error.json) */
+	unsigned char	 anchor_tried;	/* its head was looked at for a year anchor */
+	unsigned char	 head_dated;	/* ... and had a dated line (head_anchor) */
+	unsigned char	 noted_nul;
+	unsigned char	 noted_group;
 };
 
 /* Called for every complete line; the text is valid during the call only. */
