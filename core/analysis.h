@@ -64,6 +64,9 @@ int	passes_blamed(const struct passes *p, int rank);
  * world size and ranks per node the run establishes (an->world, 0 when
  * the logs do not say). Adds to an->assumptions what a mapping assumed. */
 void	attribute_events(struct incident *in, struct analysis *an);
+/* The ids of the facts attribution reads, into in->engine (called from
+ * incident_new). */
+void	attribute_init(struct incident *in);
 /* What attribute_events reads of an event the incident only summarises
  * and does not keep: its world size, ranks per node and GPU bus facts,
  * folded into in->engine (called from incident_add_event). */

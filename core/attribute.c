@@ -55,7 +55,7 @@ pci_of_busid(const char *s, unsigned *bus, unsigned *dev)
 static void
 attribute_by_gpu(struct incident *in)
 {
-	int pci = rulebook_find_fact(in->rb, "pci"), busid = rulebook_find_fact(in->rb, "bus_id");
+	int pci = rulebook_find_fact(in->rb, "pci"), busid = in->engine.ids[ENGINE_BUS_ID];
 	size_t i, j;
 
 	if (pci < 0 || busid < 0)
@@ -239,12 +239,11 @@ count_nodes(const struct incident *in, const char *h0)
 static int
 ranks_per_node(const struct incident *in)
 {
-	int f[2], best = 0;
+	const int *f = in->engine.ids + ENGINE_NPROC_PER_NODE;	/* and local_world_size */
+	int best = 0;
 	size_t i, k;
 	long v;
 
-	f[0] = rulebook_find_fact(in->rb, "nproc_per_node");
-	f[1] = rulebook_find_fact(in->rb, "local_world_size");
 	for (i = 0; i < in->nevents; i++)
 		for (k = 0; k < 2; k++)
 			if (fact_long(in->events[i], f[k], &v) && v > best && v < 1024)
@@ -387,12 +386,10 @@ attribute_records(struct incident *in)
 static void
 establish_world(const struct incident *in, struct analysis *an)
 {
-	int f[2];
+	const int *f = in->engine.ids + ENGINE_WORLD_SIZE;	/* and nranks */
 	size_t i, k;
 	long v, best = 0;
 
-	f[0] = rulebook_find_fact(in->rb, "world_size");
-	f[1] = rulebook_find_fact(in->rb, "nranks");
 	an->world = 0;
 	an->world_from = NULL;
 	for (i = 0; i <= in->nevents; i++)
@@ -509,28 +506,35 @@ attribute_events(struct incident *in, struct analysis *an)
 /* --- what the incident did not keep --------------------------------------- */
 
 void
+attribute_init(struct incident *in)
+{
+	int *ids = in->engine.ids;
+
+	ids[ENGINE_WORLD_SIZE] = rulebook_find_fact(in->rb, "world_size");
+	ids[ENGINE_NRANKS] = rulebook_find_fact(in->rb, "nranks");
+	ids[ENGINE_NPROC_PER_NODE] = rulebook_find_fact(in->rb, "nproc_per_node");
+	ids[ENGINE_LOCAL_WORLD_SIZE] = rulebook_find_fact(in->rb, "local_world_size");
+	ids[ENGINE_BUS_ID] = rulebook_find_fact(in->rb, "bus_id");
+}
+
+void
 attribute_summarise(struct incident *in, const struct event *ev)
 {
-	static const char *const names[] = { "world_size", "nranks", "nproc_per_node",
-	    "local_world_size", "bus_id" };
 	struct engine_sum *e = &in->engine;
 	const char *v;
 	unsigned bus, dev;
 	size_t k;
 	long n;
 
-	if (!e->ready) {
-		for (k = 0; k < sizeof names / sizeof *names; k++)
-			e->ids[k] = rulebook_find_fact(in->rb, names[k]);
-		e->ready = 1;
-	}
 	for (k = 0; k < 2; k++)
-		if (fact_long(ev, e->ids[k], &n) && n > e->world[k])
+		if (fact_long(ev, e->ids[ENGINE_WORLD_SIZE + k], &n) && n > e->world[k])
 			e->world[k] = n;
-	for (k = 2; k < 4; k++)
-		if (fact_long(ev, e->ids[k], &n) && n > e->nproc && n < 1024)
+	for (k = 0; k < 2; k++)
+		if (fact_long(ev, e->ids[ENGINE_NPROC_PER_NODE + k], &n) && n > e->nproc &&
+		    n < 1024)
 			e->nproc = (int)n;
-	if (ev->rank < 0 || e->ids[4] < 0 || (v = event_fact(ev, e->ids[4])) == NULL ||
+	if (ev->rank < 0 || e->ids[ENGINE_BUS_ID] < 0 ||
+	    (v = event_fact(ev, e->ids[ENGINE_BUS_ID])) == NULL ||
 	    !pci_of_busid(v, &bus, &dev))
 		return;
 	/* a rank's init lines come together, and name the same GPU */

@@ -393,77 +393,51 @@ eval_numeric(const struct incident *in, const struct condition *c,
 	free(rk);
 }
 
-/* The rows of each signature (incident.rows): byrow[rowstart[si] ..
- * rowstart[si + 1]) are its indices, in the order they were made. */
-struct rowindex {
-	size_t	*byrow, *rowstart;
-};
-
-static void
-rowindex_build(const struct incident *in, struct rowindex *ri)
+/* The events or rows of c's signatures, from an index by signature
+ * (incident_analyse's): into out, or only counted when out is NULL. On
+ * return from[] marks c's signatures. */
+static size_t
+collect(const struct incident *in, const struct condition *c, unsigned char *from,
+    const size_t *start, const uint32_t *by, size_t *out)
 {
-	size_t ns = in->rb->nsigs, i, *at;
+	size_t i, k, n = 0;
 
-	ri->rowstart = xcalloc(ns + 2, sizeof *ri->rowstart);
-	ri->byrow = xmalloc((in->rows.n + 1) * sizeof *ri->byrow);
-	for (i = 0; i < in->rows.n; i++)
-		ri->rowstart[in->rows.v[i].ex->sig->index + 1]++;
-	for (i = 1; i <= ns; i++)
-		ri->rowstart[i] += ri->rowstart[i - 1];
-	at = xmalloc((ns + 1) * sizeof *at);
-	memcpy(at, ri->rowstart, (ns + 1) * sizeof *at);
-	for (i = 0; i < in->rows.n; i++)
-		ri->byrow[at[in->rows.v[i].ex->sig->index]++] = i;
-	free(at);
+	memset(from, 0, in->rb->nsigs + 1);
+	for (i = 0; i < c->nfromsig; i++) {
+		size_t si = c->fromsig[i]->index;
+
+		if (from[si])
+			continue;
+		from[si] = 1;
+		for (k = start[si]; k < start[si + 1]; k++, n++)
+			if (out != NULL)
+				out[n] = by[k];
+	}
+	return n;
 }
 
 static void
-eval_condition(const struct incident *in, const struct rowindex *ri,
-    const struct condition *c, struct condresult *r)
+eval_condition(const struct incident *in, const struct condition *c,
+    struct condresult *r)
 {
 	struct tuple *t;
 	unsigned char *has = xcalloc(in->rank_n + 1, 1);	/* by rank's k */
 	unsigned char *from = xcalloc(in->rb->nsigs + 1, 1);	/* by signature index */
 	size_t *idx, *rows;
-	size_t i, x, nidx = 0, n = 0, nr = 0, nrows = 0;
+	size_t i, x, nidx, n = 0, nr = 0, nrows;
 	int pg = rulebook_find_fact(in->rb, "pg");
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
 	struct seen *seen = xcalloc(c->nwhere + 1, sizeof *seen);
 
 	r->cond = c;
-	/* the events of its signatures, in arrival order */
-	for (i = 0; i < c->nfromsig; i++) {
-		size_t si = c->fromsig[i]->index;
-
-		if (!from[si])
-			nidx += in->sigstart[si + 1] - in->sigstart[si];
-		from[si] = 1;
-	}
-	idx = xmalloc(sizeof *idx * (nidx + 1));
-	memset(from, 0, in->rb->nsigs + 1);
-	for (i = 0, nidx = 0; i < c->nfromsig; i++) {
-		size_t si = c->fromsig[i]->index, k;
-
-		if (from[si])
-			continue;
-		from[si] = 1;
-		for (k = in->sigstart[si]; k < in->sigstart[si + 1]; k++)
-			idx[nidx++] = in->bysig[k];
-	}
+	/* the events of its signatures, in arrival order, and their rows */
+	idx = xmalloc(sizeof *idx * (collect(in, c, from, in->sigstart, in->bysig, NULL) + 1));
+	nidx = collect(in, c, from, in->sigstart, in->bysig, idx);
 	if (c->nfromsig > 1)
 		qsort(idx, nidx, sizeof *idx, cond_size_cmp);
-	/* and their rows */
-	rows = xmalloc(sizeof *rows * (ri->rowstart[in->rb->nsigs] + 1));
-	memset(from, 0, in->rb->nsigs + 1);
-	for (i = 0; i < c->nfromsig; i++) {
-		size_t si = c->fromsig[i]->index, k;
-
-		if (from[si])
-			continue;
-		from[si] = 1;
-		for (k = ri->rowstart[si]; k < ri->rowstart[si + 1]; k++)
-			rows[nrows++] = ri->byrow[k];
-	}
+	rows = xmalloc(sizeof *rows * (collect(in, c, from, in->rowsigstart, in->rowbysig,
+	    NULL) + 1));
+	nrows = collect(in, c, from, in->rowsigstart, in->rowbysig, rows);
 	t = xmalloc(sizeof *t * (nidx + nrows + 1));
 	/* the events, then the rows (a ranked line of a signature with rows
 	 * is read as its row: the event kept of it is the evidence) */
@@ -574,14 +548,10 @@ void
 conditions_evaluate(struct incident *in, struct analysis *an)
 {
 	const struct rulebook *rb = in->rb;
-	struct rowindex ri;
 	size_t i;
 
 	an->conds = xcalloc(rb->nconds + 1, sizeof *an->conds);
 	an->nconds = rb->nconds;
-	rowindex_build(in, &ri);
 	for (i = 0; i < rb->nconds; i++)
-		eval_condition(in, &ri, rb->conds[i], &an->conds[i]);
-	free(ri.byrow);
-	free(ri.rowstart);
+		eval_condition(in, rb->conds[i], &an->conds[i]);
 }

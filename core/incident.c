@@ -123,6 +123,7 @@ incident_new(const struct rulebook *rb)
 	in->host_fact = rulebook_find_fact(rb, "host");
 	in->exit_fact = rulebook_find_fact(rb, "exitcode");
 	summarised_init(in);
+	attribute_init(in);
 	return in;
 }
 
@@ -186,6 +187,8 @@ incident_free(struct incident *in)
 	free(in->rankstart);
 	free(in->bysig);
 	free(in->sigstart);
+	free(in->rowbysig);
+	free(in->rowsigstart);
 	free(in);
 }
 
@@ -745,26 +748,48 @@ index_by_rank(struct incident *in)
 	in->rankstart[0] = 0;
 }
 
-/* Event indices by signature, in arrival order within each: a condition
- * reads the events of its few signatures, not all of them. */
+static size_t
+event_sig(const struct incident *in, size_t i)
+{
+	return in->events[i]->sig->index;
+}
+
+static size_t
+row_sig(const struct incident *in, size_t i)
+{
+	return in->rows.v[i].ex->sig->index;
+}
+
+/* Indices 0..n by signature (sig_of), in their order within each:
+ * (*by)[(*start)[si] .. (*start)[si + 1]) are signature si's. */
+static void
+index_sigs(const struct incident *in, size_t n, size_t (*sig_of)(const struct incident *, size_t),
+    uint32_t **by, size_t **start)
+{
+	size_t i, ns = in->rb->nsigs;
+
+	free(*by);
+	free(*start);
+	*by = xmalloc(sizeof **by * (n + 1));
+	*start = xcalloc(ns + 2, sizeof **start);
+	for (i = 0; i < n; i++)
+		(*start)[sig_of(in, i) + 1]++;
+	for (i = 1; i <= ns; i++)
+		(*start)[i] += (*start)[i - 1];
+	for (i = 0; i < n; i++)
+		(*by)[(*start)[sig_of(in, i)]++] = (uint32_t)i;
+	for (i = ns; i > 0; i--)
+		(*start)[i] = (*start)[i - 1];
+	(*start)[0] = 0;
+}
+
+/* Event and row indices by signature, in arrival order within each: a
+ * condition reads the events and rows of its few signatures, not all. */
 static void
 index_by_sig(struct incident *in)
 {
-	size_t i, n = in->rb->nsigs;
-
-	free(in->bysig);
-	free(in->sigstart);
-	in->bysig = xmalloc(sizeof *in->bysig * (in->nevents + 1));
-	in->sigstart = xcalloc(n + 2, sizeof *in->sigstart);
-	for (i = 0; i < in->nevents; i++)
-		in->sigstart[in->events[i]->sig->index + 1]++;
-	for (i = 1; i <= n; i++)
-		in->sigstart[i] += in->sigstart[i - 1];
-	for (i = 0; i < in->nevents; i++)
-		in->bysig[in->sigstart[in->events[i]->sig->index]++] = (uint32_t)i;
-	for (i = n; i > 0; i--)
-		in->sigstart[i] = in->sigstart[i - 1];
-	in->sigstart[0] = 0;
+	index_sigs(in, in->nevents, event_sig, &in->bysig, &in->sigstart);
+	index_sigs(in, in->rows.n, row_sig, &in->rowbysig, &in->rowsigstart);
 }
 
 /* The events of a rank: in->events[in->byrank[*lo .. *hi)]. */

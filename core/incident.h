@@ -32,6 +32,9 @@
 #define INCIDENT_ENGINE_FACTS	{ "bus_id", "pci", "nproc_per_node", "local_world_size", \
 				  "world_size", "nranks" }
 #define INCIDENT_KEPT_FACT	"pci"
+/* ... the others, in struct engine_sum's ids */
+enum { ENGINE_WORLD_SIZE, ENGINE_NRANKS, ENGINE_NPROC_PER_NODE, ENGINE_LOCAL_WORLD_SIZE,
+       ENGINE_BUS_ID, ENGINE__COUNT };
 
 enum verdict {
 	VERDICT_HEALTHY,
@@ -171,8 +174,7 @@ struct incident {
 	struct factrows		  rows;
 	/* ... and what attribution reads of their facts (core/attribute.c) */
 	struct engine_sum {
-		int		  ids[5];	/* fact ids, once looked up (ready) */
-		int		  ready;
+		int		  ids[ENGINE__COUNT];	/* fact ids (attribute_init) */
 		long		  world[2];	/* the largest world_size, nranks; 0 */
 		int		  nproc;	/* the largest ranks per node; 0 */
 		struct engine_gpu {
@@ -207,6 +209,8 @@ struct incident {
 	size_t			 *rankstart;	/* [rank + 1] -> start in byrank; [0] unattributed */
 	uint32_t		 *bysig;	/* analysis scratch: event indices grouped by signature */
 	size_t			 *sigstart;	/* [signature index] -> start in bysig */
+	uint32_t		 *rowbysig;	/* ... and the same for rows */
+	size_t			 *rowsigstart;
 };
 
 /* Where a kept event is, for bounding its borrowed time later. */
