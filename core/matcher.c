@@ -39,9 +39,12 @@ struct matcher {
 	int32_t			 heads[1u << HASH_BITS];
 	uint64_t		 bitmap[GRAM_SIZE / 64];
 	size_t			 nreq;		/* distinct requires lists */
+	size_t			 nbyreq;	/* signatures with byreq set */
 	int			*reqof;		/* per signature: its list, -1 */
 	unsigned char		*reqseen;	/* per list, this line: 1 = one occurs */
 	unsigned char		*reqall;	/* per list: 1 = cannot be searched */
+	unsigned char		*byreq;		/* per signature: 1 = looked for by its
+						 * requires list, not its literals */
 	struct litscan		*lits;		/* short fragments, requires literals */
 	size_t			 nshorts;
 	const char		*blk;		/* the block scanned last */
@@ -433,66 +436,54 @@ scratch_new(struct matcher *m)
 		pcre2_jit_stack_assign(m->mctx, NULL, m->jstack);
 }
 
-struct matcher *
-matcher_new(const struct rulebook *rb)
+/* The literals a signature is looked for by (its prefilter list, or else
+ * its pattern's fragments), each allocated; 0 when it has none (a
+ * prefilter literal under 4 bytes: it runs on every line). */
+static size_t
+sig_literals(const struct signature *s, char ***out)
 {
-	struct matcher *m = xcalloc(1, sizeof *m);
-	size_t i, j, fcap = 0, minlen = MAX_STEP + 3;
-	unsigned maxgroups = 0;
-	unsigned char *has = xcalloc(rb->nsigs + 1, 1);
+	size_t j;
 
-	m->rb = rb;
-	m->lits = litscan_new();
-	for (i = 0; i < rb->nsigs; i++) {
-		const struct signature *s = rb->sigs[i];
-		char **lits = NULL;
-		size_t nl, before = m->nfrags + m->nshorts;
-		uint32_t opts = 0;
-		int icase;
+	*out = NULL;
+	if (s->prefilter.n == 0)
+		return matcher_fragments(s->pattern, out);
+	for (j = 0; j < s->prefilter.n; j++)
+		if (strlen(s->prefilter.v[j]) < 4)
+			return 0;
+	*out = xcalloc(s->prefilter.n, sizeof **out);
+	for (j = 0; j < s->prefilter.n; j++)
+		(*out)[j] = xstrdup(s->prefilter.v[j]);
+	return s->prefilter.n;
+}
 
-		if (s->re == NULL)
-			continue;
-		if (s->ngroups > maxgroups)
-			maxgroups = s->ngroups;
-		pcre2_jit_compile(s->re, PCRE2_JIT_COMPLETE);
-		pcre2_pattern_info(s->re, PCRE2_INFO_ALLOPTIONS, &opts);
-		icase = (opts & PCRE2_CASELESS) != 0 || inline_flag(s->pattern, 'i');
-		if (s->prefilter.n > 0) {
-			for (j = 0; j < s->prefilter.n; j++)
-				if (strlen(s->prefilter.v[j]) < 4)
-					break;
-			if (j == s->prefilter.n)
-				for (j = 0; j < s->prefilter.n; j++)
-					add_frag(m, s->prefilter.v[j], i, icase, &fcap);
-		} else {
-			nl = matcher_fragments(s->pattern, &lits);
-			for (j = 0; j < nl; j++) {
-				add_frag(m, lits[j], i, icase, &fcap);
-				free(lits[j]);
-			}
-			free(lits);
-		}
-		if (m->nfrags + m->nshorts > before)
-			has[i] = 1;
-	}
-	for (i = 0; i < m->nfrags; i++)
-		if (m->frags[i].len < minlen)
-			minlen = m->frags[i].len;
-	m->step = (int)(minlen - 3);
-	if (m->step > MAX_STEP)
-		m->step = MAX_STEP;
-	if (m->step < 1)
-		m->step = 1;
-	for (i = 0; i < (1u << HASH_BITS); i++)
-		m->heads[i] = -1;
-	index_grams(m);
-	/* requires lists, shared between signatures that have the same one;
-	 * their literals go to the litscan as target nsigs + list */
+static void
+free_literals(char **v, size_t n)
+{
+	while (n > 0)
+		free(v[--n]);
+	free(v);
+}
+
+static int
+sig_icase(const struct signature *s)
+{
+	uint32_t opts = 0;
+
+	pcre2_pattern_info(s->re, PCRE2_INFO_ALLOPTIONS, &opts);
+	return (opts & PCRE2_CASELESS) != 0 || inline_flag(s->pattern, 'i');
+}
+
+/* Requires lists, shared between signatures that have the same one. */
+static void
+group_requires(struct matcher *m)
+{
+	const struct rulebook *rb = m->rb;
+	size_t i, g, k;
+
 	m->reqof = xmalloc(sizeof *m->reqof * (rb->nsigs + 1));
 	m->reqall = xcalloc(rb->nsigs + 1, 1);
 	for (i = 0; i < rb->nsigs; i++) {
 		const struct strlist *r = &rb->sigs[i]->requires;
-		size_t g, k;
 
 		m->reqof[i] = -1;
 		if (r->n == 0)
@@ -512,23 +503,108 @@ matcher_new(const struct rulebook *rb)
 			continue;
 		}
 		m->reqof[i] = (int)m->nreq;
-		for (j = 0; j < r->n; j++) {
+		for (k = 0; k < r->n; k++)
 			/* too short to look for: the list cannot rule a line out */
-			if (strlen(r->v[j]) < 3)
+			if (strlen(r->v[k]) < 3)
 				m->reqall[m->nreq] = 1;
-			litscan_add(m->lits, r->v[j], strlen(r->v[j]), 1,
-			    (uint32_t)(rb->nsigs + m->nreq));
-		}
 		m->nreq++;
 	}
+}
+
+/* (Re)build the prefilter's tables: every signature's literals (or, for
+ * one looked for by its requires list, none), the stride, the grams, the
+ * litscan with the requires lists' literals as target nsigs + list, and
+ * the signatures that run on every line. */
+static void
+build_prefilter(struct matcher *m)
+{
+	const struct rulebook *rb = m->rb;
+	size_t i, j, fcap = 0, minlen = MAX_STEP + 3;
+
+	for (i = 0; i < m->nfrags; i++) {
+		free(m->frags[i].s);
+		free(m->frags[i].orig);
+	}
+	free(m->frags);
+	m->frags = NULL;
+	m->nfrags = m->nshorts = m->nalways = 0;
+	litscan_free(m->lits);
+	m->lits = litscan_new();
+	for (i = 0; i < rb->nsigs; i++) {
+		const struct signature *s = rb->sigs[i];
+		char **lits;
+		size_t nl, before = m->nfrags + m->nshorts;
+		int icase;
+
+		if (s->re == NULL)
+			continue;
+		if (m->byreq[i]) {
+			m->always[i] = 1;	/* has a trigger: not unfiltered */
+			continue;
+		}
+		icase = sig_icase(s);
+		nl = sig_literals(s, &lits);
+		for (j = 0; j < nl; j++)
+			add_frag(m, lits[j], i, icase, &fcap);
+		free_literals(lits, nl);
+		m->always[i] = m->nfrags + m->nshorts > before;
+	}
+	for (i = 0; i < m->nfrags; i++)
+		if (m->frags[i].len < minlen)
+			minlen = m->frags[i].len;
+	m->step = (int)(minlen - 3);
+	if (m->step > MAX_STEP)
+		m->step = MAX_STEP;
+	if (m->step < 1)
+		m->step = 1;
+	index_grams(m);
+	memset(m->reqseen, 0, m->nreq + 1);
+	for (i = 0; i < rb->nsigs; i++) {
+		const struct strlist *r = &rb->sigs[i]->requires;
+		int g = m->reqof[i];
+
+		/* each list once: by the first signature that has it */
+		if (g < 0 || m->reqseen[g])
+			continue;
+		m->reqseen[g] = 1;
+		for (j = 0; j < r->n; j++)
+			litscan_add(m->lits, r->v[j], strlen(r->v[j]), 1,
+			    (uint32_t)(rb->nsigs + (size_t)g));
+	}
+	memset(m->reqseen, 0, m->nreq + 1);
 	litscan_build(m->lits, NULL, 0);
+	/* m->always: 1 = has a trigger, until it lists those without */
+	for (i = 0, j = 0; i < rb->nsigs; i++)
+		if (!m->always[i] && rb->sigs[i]->re != NULL)
+			m->always[j++] = i;
+	m->nalways = j;
+}
+
+struct matcher *
+matcher_new(const struct rulebook *rb)
+{
+	struct matcher *m = xcalloc(1, sizeof *m);
+	size_t i;
+	unsigned maxgroups = 0;
+
+	m->rb = rb;
+	for (i = 0; i < rb->nsigs; i++) {
+		const struct signature *s = rb->sigs[i];
+
+		if (s->re == NULL)
+			continue;
+		if (s->ngroups > maxgroups)
+			maxgroups = s->ngroups;
+		pcre2_jit_compile(s->re, PCRE2_JIT_COMPLETE);
+	}
+	for (i = 0; i < (1u << HASH_BITS); i++)
+		m->heads[i] = -1;
+	group_requires(m);
+	m->byreq = xcalloc(rb->nsigs + 1, 1);
 	m->always = xcalloc(rb->nsigs + 1, sizeof *m->always);
-	for (i = 0; i < rb->nsigs; i++)
-		if (!has[i] && rb->sigs[i]->re != NULL)
-			m->always[m->nalways++] = i;
-	free(has);
 	m->maxgroups = maxgroups;
 	scratch_new(m);
+	build_prefilter(m);
 	return m;
 }
 
@@ -575,6 +651,7 @@ matcher_free(struct matcher *m)
 		litscan_free(m->lits);
 		free(m->reqof);
 		free(m->reqall);
+		free(m->byreq);
 		free(m->grams);
 		free(m->always);
 	}
@@ -587,6 +664,59 @@ matcher_free(struct matcher *m)
 	free(m);
 }
 
+/* A signature with a requires list must have one of its literals and
+ * one of its own in a line: either set can make it a candidate, and the
+ * regex checks the rest. Look for it by the set that is rarer in the
+ * sample (its own on a tie: "loss" is on every line of a training log,
+ * ": nan" on few). Returns whether any signature changed sets. */
+static int
+by_rarer(struct matcher *m, const char *sample, size_t n)
+{
+	const struct rulebook *rb = m->rb;
+	struct litscan *ls = litscan_new();
+	struct lithits h = { NULL, 0, 0 };
+	unsigned long *count = xcalloc(2 * rb->nsigs + 1, sizeof *count);
+	unsigned char *none = xcalloc(rb->nsigs + 1, 1);
+	size_t i, j, nl;
+	int changed = 0;
+
+	for (i = 0; i < rb->nsigs; i++) {
+		const struct signature *s = rb->sigs[i];
+		char **lits;
+
+		if (s->re == NULL || m->reqof[i] < 0 || m->reqall[m->reqof[i]])
+			continue;
+		nl = sig_literals(s, &lits);
+		for (j = 0; j < nl; j++)
+			litscan_add(ls, lits[j], strlen(lits[j]), sig_icase(s), (uint32_t)(2 * i));
+		none[i] = nl == 0;	/* runs on every line now */
+		free_literals(lits, nl);
+		for (j = 0; j < s->requires.n; j++)
+			litscan_add(ls, s->requires.v[j], strlen(s->requires.v[j]), 1,
+			    (uint32_t)(2 * i + 1));
+	}
+	if (litscan_count(ls) > 0) {
+		litscan_build(ls, sample, n);
+		litscan_scan(ls, sample, n, &h);
+		for (i = 0; i < h.n; i++)
+			count[h.v[i].target]++;
+	}
+	m->nbyreq = 0;
+	for (i = 0; i < rb->nsigs; i++) {
+		int by = m->reqof[i] >= 0 && rb->sigs[i]->re != NULL && !m->reqall[m->reqof[i]] &&
+		    (none[i] || count[2 * i + 1] < count[2 * i]);
+
+		changed |= by != m->byreq[i];
+		m->byreq[i] = (unsigned char)by;
+		m->nbyreq += (size_t)by;
+	}
+	free(h.v);
+	free(count);
+	free(none);
+	litscan_free(ls);
+	return changed;
+}
+
 void
 matcher_tune(struct matcher *m, const char *sample, size_t n)
 {
@@ -595,6 +725,8 @@ matcher_tune(struct matcher *m, const char *sample, size_t n)
 
 	if (n < 64)
 		return;
+	if (by_rarer(m, sample, n))
+		build_prefilter(m);
 	/* how often each (hashed, folded) 4-gram occurs */
 	count = xcalloc(GRAM_SIZE, sizeof *count);
 	for (i = 0; i + 4 <= n; i++) {
@@ -751,6 +883,20 @@ matcher_scan(struct matcher *m, const char *block, size_t n)
 	litscan_scan(m->lits, block, n, &m->blit);
 }
 
+/* A literal of requires list g is in the line: the signatures looked
+ * for by it are candidates. */
+static void
+by_requires(struct matcher *m, uint32_t g)
+{
+	size_t i;
+
+	for (i = 0; i < m->rb->nsigs; i++)
+		if (m->byreq[i] && m->reqof[i] == (int)g && !m->cand[i]) {
+			m->cand[i] = 1;
+			m->candlist[m->ncand++] = i;
+		}
+}
+
 /* The hits of h from *cur on that lie in [off, end): candidates, or
  * requires lists seen. */
 static void
@@ -764,9 +910,11 @@ take_hits(struct matcher *m, const struct lithits *h, size_t *cur, size_t off,
 
 		if (x->start < off || x->end > end)
 			continue;
-		if (x->target >= nsigs)
+		if (x->target >= nsigs) {
 			m->reqseen[x->target - nsigs] = 1;
-		else if (!m->cand[x->target]) {
+			if (m->nbyreq > 0)
+				by_requires(m, x->target - nsigs);
+		} else if (!m->cand[x->target]) {
 			m->cand[x->target] = 1;
 			m->candlist[m->ncand++] = x->target;
 		}

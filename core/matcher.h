@@ -3,9 +3,11 @@
  * one pass over a whole block of lines (matcher_scan) or over one line:
  * long fragments by 4-byte grams in a bitmap, ASCII case folded, sampled
  * every `step` bytes (the shortest of them sets the step); shorter ones,
- * and the literals of `requires` lists, by the litscan's fingerprints. Only the signatures whose fragment occurs in a line run
- * their PCRE2 (JIT) regex, with match and depth limits so no pattern can
- * hang the program. */
+ * and the literals of `requires` lists, by the litscan's fingerprints.
+ * Only the signatures whose fragment occurs in a line (or, for some with
+ * a requires list, one of its literals: matcher_tune) run their PCRE2
+ * (JIT) regex, with match and depth limits so no pattern can hang the
+ * program. */
 #ifndef RW_MATCHER_H
 #define RW_MATCHER_H
 
@@ -18,7 +20,7 @@ struct matcher;
 
 /* Fragments at least this long go to the gram scan; shorter ones to the
  * litscan. */
-#define MATCHER_LONG_FRAG	9
+#define MATCHER_LONG_FRAG	11
 
 /* Called for each signature that matched. ov holds 2*ngroups+2 offsets
  * into subject (PCRE2_UNSET for unset groups). */
@@ -32,8 +34,10 @@ void		 matcher_free(struct matcher *m);
  * tuned already, and outlive it, unchanged) and has scratch of its own. */
 struct matcher	*matcher_clone(const struct matcher *base);
 /* Tune the prefilter to a sample of this run's logs: index each literal
- * by its rarest grams, look for each short literal by its rarest byte. The
- * results never change, only the speed. */
+ * by its rarest grams, look for each short literal by its rarest bytes,
+ * and look for a signature with a requires list by that list when its
+ * literals are the rarer in the sample. The matches never change, only
+ * the speed, and which lines had candidates (matcher_had_candidates). */
 void		 matcher_tune(struct matcher *m, const char *sample, size_t n);
 /* Prefilter a block of whole lines at once: matcher_match on the lines
  * inside it, in order, then only looks up what this scan found. The block

@@ -20,6 +20,7 @@
 #include "xmalloc.h"
 
 #define PROBE_SAMPLE	(1024 * 1024)	/* bytes of the run the prefilter tunes on */
+#define PROBE_MID	16384		/* of them from the middle of each file */
 
 /* Events whose line had no time of its own borrow the previous line's
  * (a lower bound). They reach the incident at once, so that a live view
@@ -159,11 +160,22 @@ probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
 	n = read(fd, buf, 4096);
 	if (n == 4096 && (more = read(fd, buf + n, 16384 - 4096)) < 0)
 		more = 0;
-	close(fd);
-	if (n <= 0)
+	if (n <= 0) {
+		close(fd);
 		return 0;
-	if (sample != NULL && sample->len < PROBE_SAMPLE)
+	}
+	if (sample != NULL && sample->len < PROBE_SAMPLE) {
+		struct stat sb;
+		ssize_t mid;
+
 		buf_add(sample, buf, (size_t)(n + more));
+		/* and a piece of its middle: a file's head is its start-up,
+		 * its bulk what it prints each step */
+		if (fstat(fd, &sb) == 0 && sb.st_size > 4 * PROBE_MID &&
+		    (mid = pread(fd, buf + 16384, PROBE_MID, sb.st_size / 2 & ~(off_t)4095)) > 0)
+			buf_add(sample, buf + 16384, (size_t)mid);
+	}
+	close(fd);
 	found = scan_head_anchor(buf, (size_t)(n + more), anchor);
 	src->anchor_tried = 1;
 	src->head_dated = found;

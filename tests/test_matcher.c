@@ -263,6 +263,60 @@ test_block_scan_agrees(void **state)
 	rulebook_free(rb);
 }
 
+/* A signature with a requires list is looked for by whichever of its two
+ * sets of literals is rarer in the sample the matcher is tuned on; either
+ * way it matches what its regex matches. */
+static void
+test_rarer_set_triggers(void **state)
+{
+	struct rulebook *rb = book(
+	    "id: t\ntitle: T\ncategory: memory\nseverity: low\nsummary: s\n"
+	    "signatures:\n"
+	    "  - {id: b, role: collateral, pattern: 'Watchdog caught collective operation timeout'}\n"
+	    "  - {id: g, role: symptom, pattern: 'loss[:=] ?(?:nan|inf)', prefilter: [loss],\n"
+	    "     requires: [':nan', ': nan', '=nan', '= nan', ':inf', ': inf', '=inf', '= inf']}\n");
+	struct matcher *m = matcher_new(rb);
+	pcre2_match_data *md = pcre2_match_data_create(16, NULL);
+	char tsample[8192], line[512];
+	const char *step = "step 120 | loss 2.1723 | lr 1.9e-04";
+	size_t n = 0, len;
+	unsigned seed = 4242;
+	int iter;
+
+	(void)state;
+	/* untuned: "loss" lets g through, and its regex says no */
+	matcher_match(m, step, strlen(step), step, strlen(step), on, &(struct count){ { 0 } });
+	assert_true(matcher_had_candidates(m) > 0);
+	/* a training log: "loss" on every line, ": nan" on none */
+	while (n + strlen(step) + 1 < sizeof tsample) {
+		memcpy(tsample + n, step, strlen(step));
+		n += strlen(step);
+		tsample[n++] = '\n';
+	}
+	matcher_tune(m, tsample, n);
+	matcher_match(m, step, strlen(step), step, strlen(step), on, &(struct count){ { 0 } });
+	assert_int_equal(matcher_had_candidates(m), 0);
+	for (iter = 0; iter < 20000; iter++) {
+		struct count c = { { 0 } };
+
+		len = random_line(&seed, line, sizeof line);
+		matcher_match(m, line, len, line, len, on, &c);
+		agrees(rb, md, &c, line, len);
+	}
+	/* a sample where ": nan" is the commoner: back to "loss" */
+	n = 0;
+	while (n + 14 <= sizeof tsample) {
+		memcpy(tsample + n, "x: nan y: nan\n", 14);
+		n += 14;
+	}
+	matcher_tune(m, tsample, n);
+	matcher_match(m, step, strlen(step), step, strlen(step), on, &(struct count){ { 0 } });
+	assert_true(matcher_had_candidates(m) > 0);
+	pcre2_match_data_free(md);
+	matcher_free(m);
+	rulebook_free(rb);
+}
+
 static void
 test_catastrophic_regex_gives_up(void **state)
 {
@@ -298,6 +352,7 @@ main(void)
 		cmocka_unit_test(test_prefilter_hides_nothing),
 		cmocka_unit_test(test_inline_flags_hide_nothing),
 		cmocka_unit_test(test_block_scan_agrees),
+		cmocka_unit_test(test_rarer_set_triggers),
 		cmocka_unit_test(test_catastrophic_regex_gives_up),
 	};
 
