@@ -97,6 +97,12 @@ bins_add(struct bins *b, size_t i)
 }
 
 void
+bins_add_n(struct bins *b, size_t i, unsigned n)
+{
+	add_count(b, i, n);
+}
+
+void
 bins_mark(struct bins *b, size_t i, unsigned roles)
 {
 	pair_put(&b->roles, &b->nroles, &b->caproles, TIMELINE_BINS, i, roles, 1);

@@ -23,8 +23,9 @@ struct bins {
 };
 
 void		 bins_release(struct bins *b);
-/* One more line in slice i. */
+/* One more line in slice i; n more. */
 void		 bins_add(struct bins *b, size_t i);
+void		 bins_add_n(struct bins *b, size_t i, unsigned n);
 /* Mark role bits in slice i. */
 void		 bins_mark(struct bins *b, size_t i, unsigned roles);
 unsigned	 bins_count(const struct bins *b, size_t i);

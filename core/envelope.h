@@ -76,6 +76,17 @@ void		 envstate_release(struct envstate *es);
 int		 envelope_pod_index(const struct layouts *l, struct envstate *es,
 		    const char *pod, size_t n);
 
+/* Whether envelope_take may find one on raw[0..len): a source that has
+ * shown none in its first ENVELOPE_TRIES lines is only looked at again
+ * for a JSON record, a json-seq or SSE one, or a kubectl prefix. */
+static inline int
+envelope_may_take(const struct envstate *es, const char *raw, size_t len)
+{
+	return len > 0 && (es->seen != ENV_NONE || es->tries < ENVELOPE_TRIES ||
+	    raw[0] == '{' || raw[0] == 0x1e || raw[0] == 'd' ||
+	    (raw[0] == '[' && len > 5 && raw[1] == 'p'));
+}
+
 /* Take the envelope off raw[0..len): 1 with *out filled (its text may
  * live in scratch, which it empties first), 0 when the line has none. A
  * JSON line that is not a record of a known shape is no envelope. */

@@ -350,29 +350,36 @@ earlier(const struct stamp *a, const struct stamp *b)
 void
 incident_add_line(struct incident *in, const struct line *ln)
 {
+	incident_add_lines(in, ln, 1, ln->rawlen + 1, &ln->ts);
+}
+
+void
+incident_add_lines(struct incident *in, const struct line *ln, uint32_t nlines,
+    uint64_t nbytes, const struct stamp *latest)
+{
 	struct rankstate *rs = incident_rank_slot(in, ln->rank);
 
 	in->analysed = 0;
-	in->lines++;
-	in->bytes += ln->rawlen + 1;
-	rs->lines++;
-	rs->bytes += ln->rawlen + 1;
+	in->lines += nlines;
+	in->bytes += nbytes;
+	rs->lines += nlines;
+	rs->bytes += nbytes;
 	if (ln->host != NULL && rs->host == NULL && ln->hostlen > 0 && ln->hostlen < 64)
 		rs->host = strset_add(&in->hosts, ln->host, ln->hostlen);
 	if (ln->pid >= 0 && ln->rank >= 0)
 		rs->pid = ln->pid;
 	if (!(ln->ts.flags & STAMP_TIME) || (ln->ts.flags & (STAMP_INHERITED | STAMP_REPORTED)))
 		return;
-	in->timed_lines++;
+	in->timed_lines += nlines;
 	if (!(rs->first.flags & STAMP_TIME) || earlier(&ln->ts, &rs->first))
 		rs->first = ln->ts;
-	if (!(rs->last.flags & STAMP_TIME) || earlier(&rs->last, &ln->ts))
-		rs->last = ln->ts;
+	if (!(rs->last.flags & STAMP_TIME) || earlier(&rs->last, latest))
+		rs->last = *latest;
 	if (!(in->first.flags & STAMP_TIME) || earlier(&ln->ts, &in->first))
 		in->first = ln->ts;
-	if (!(in->last.flags & STAMP_TIME) || earlier(&in->last, &ln->ts))
-		in->last = ln->ts;
-	bins_add(&rs->bins, bin_of(in, ln->ts.sec));
+	if (!(in->last.flags & STAMP_TIME) || earlier(&in->last, latest))
+		in->last = *latest;
+	bins_add_n(&rs->bins, bin_of(in, ln->ts.sec), nlines);
 }
 
 /* A fact's value as a number (what strtod reads of all of it, not NaN).

@@ -224,6 +224,11 @@ struct incident	*incident_new(const struct rulebook *rb);
 void		 incident_free(struct incident *in);
 /* Account for one line (activity, times); call for every line. */
 void		 incident_add_line(struct incident *in, const struct line *ln);
+/* Account for nlines lines of ln's rank, host and pid, of nbytes bytes in
+ * all, all timed in the second of ln->ts (the earliest; latest the
+ * latest) or none timed: as incident_add_line on each of them. */
+void		 incident_add_lines(struct incident *in, const struct line *ln,
+		     uint32_t nlines, uint64_t nbytes, const struct stamp *latest);
 /* Take an event (the incident owns it from now on). Returns the copy it
  * keeps (perhaps a compacted one: ev is then freed), or NULL when it only
  * counted it and freed it: it says again what its rank's newest kept event

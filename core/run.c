@@ -54,12 +54,11 @@ apply_line(struct run *r, struct source *src, const struct rec *rc)
 
 	memset(&ln, 0, sizeof ln);
 	ln.rank = rc->rank;
-	ln.rawlen = rc->rawlen;
 	ln.host = rc->u.host;
 	ln.hostlen = rc->hostlen;
 	ln.pid = rc->pid;
 	ln.ts = rc->ts;
-	incident_add_line(r->incident, &ln);
+	incident_add_lines(r->incident, &ln, rc->lines, rc->n.bytes, &rc->latest);
 	if ((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & (STAMP_INHERITED | STAMP_REPORTED)) &&
 	    r->pending[src->id].n > 0)
 		pending_bound(r, src, &ln.ts);
@@ -106,7 +105,7 @@ apply_batch(struct run *r, struct batch *b)
 			break;
 		case REC_GAVE_UP:
 			if (r->match_errors++ < 20)
-				notes_add(&r->notes, NOTE_WARN, src->name, rc->lineno, 0,
+				notes_add(&r->notes, NOTE_WARN, src->name, rc->n.lineno, 0,
 				    "signature %s gave up on this line (PCRE2 error %d: match "
 				    "limit); the line was not matched against it",
 				    rc->u.sig->fullid, (int)rc->pid);

@@ -126,7 +126,7 @@ gave_up(struct scanner *sc, unsigned long lineno)
 	r = rec_add(sc->b, REC_GAVE_UP);
 	r->u.sig = bad;
 	r->pid = code;
-	r->lineno = lineno;
+	r->n.lineno = lineno;
 }
 
 /* --- hard-wrapped records ---------------------------------------------- */
@@ -227,13 +227,55 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len)
 
 /* --- lines -------------------------------------------------------------- */
 
+/* Does a line's time count (incident_add_line): it has one of its own. */
+static int
+counted_time(const struct stamp *ts)
+{
+	return (ts->flags & STAMP_TIME) && !(ts->flags & (STAMP_INHERITED | STAMP_REPORTED));
+}
+
+/* A REC_LINE for ln, or ln added to the one before: most lines of a file
+ * are of the rank, host and pid of the line before, and many of its
+ * second and later (or have no time of their own), and the incident makes
+ * of them what it makes of each (one slice of the timeline, the earliest
+ * and the latest time). */
+static void
+line_rec(struct batch *b, const struct line *ln, const char *host)
+{
+	struct rec *r = b->n > 0 ? &b->v[b->n - 1] : NULL;
+	int timed = counted_time(&ln->ts);
+
+	/* a rank takes a host name under 64 bytes whole, or none */
+	if (ln->hostlen >= 64)
+		host = NULL;
+	if (r != NULL && r->kind == REC_LINE && b->noted == b->notes.n + b->notes.dropped &&
+	    r->rank == ln->rank && r->pid == (int32_t)ln->pid && r->u.host == host &&
+	    r->lines < UINT32_MAX && counted_time(&r->ts) == timed &&
+	    (!timed || (r->ts.sec == ln->ts.sec && ln->ts.nsec >= r->latest.nsec))) {
+		/* in time order: the first is the earliest, as pending_bound
+		 * (core/run.c) wants the first */
+		r->lines++;
+		r->n.bytes += ln->rawlen + 1;
+		if (timed && ln->ts.nsec > r->latest.nsec)
+			r->latest = ln->ts;
+		return;
+	}
+	r = rec_add(b, REC_LINE);
+	r->rank = ln->rank;
+	r->pid = (int32_t)ln->pid;
+	r->lines = 1;
+	r->n.bytes = ln->rawlen + 1;
+	r->ts = r->latest = ln->ts;
+	r->u.host = host;
+	r->hostlen = host != NULL ? (uint8_t)ln->hostlen : 0;
+}
+
 static void
 scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
     uint64_t offset, unsigned long lineno, int inplace)
 {
 	struct line ln;
 	struct feedctx fc = { sc, &ln, src, NULL, 0 };
-	struct rec *r;
 	int found, joined = 0;
 	size_t cand;
 
@@ -242,14 +284,7 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 	ln.offset = offset;
 	fc.inplace = inplace && ln.raw == text;
 	fc.host = line_host(src, &ln);
-	r = rec_add(sc->b, REC_LINE);
-	r->rank = ln.rank;
-	r->pid = (int32_t)ln.pid;
-	r->rawlen = (uint32_t)ln.rawlen;
-	r->ts = ln.ts;
-	/* a rank takes a host name under 64 bytes whole, or none */
-	r->u.host = ln.hostlen < 64 ? fc.host : NULL;
-	r->hostlen = r->u.host != NULL ? (uint8_t)ln.hostlen : 0;
+	line_rec(sc->b, &ln, fc.host);
 	if (ln.msglen == 0) {
 		if (src->rd->wrap != NULL)
 			src->rd->wrap->len = 0;
@@ -306,7 +341,8 @@ scan_line(struct scanner *sc, struct source *src, const char *text, size_t len,
 		doc_keep(sc, src, text, len);
 		return;
 	}
-	if (lay != NULL && envelope_take(lay, &src->rd->env, text, len, &env, &sc->envbuf))
+	if (lay != NULL && envelope_may_take(&src->rd->env, text, len) &&
+	    envelope_take(lay, &src->rd->env, text, len, &env, &sc->envbuf))
 		scan_enveloped(sc, src, &env, offset, lineno);
 	else
 		scan_plain(sc, src, text, len, offset, lineno, inplace);

@@ -21,7 +21,9 @@
 #include "source.h"
 
 enum rec_kind {
-	REC_LINE,	/* a line: its rank, length, host, pid and time */
+	REC_LINE,	/* lines of one rank, host and pid in a row: how many, their
+			 * bytes, their earliest and latest time (all timed in the
+			 * same second, or none timed) */
 	REC_EVENT,	/* a matched line's event (the batch owns it until applied) */
 	REC_GAVE_UP,	/* a signature hit its match limit on a line */
 	REC_NOTE,	/* the batch's next note goes here */
@@ -32,14 +34,18 @@ struct rec {
 	uint8_t		 hostlen;
 	int32_t		 rank;		/* LINE */
 	int32_t		 pid;		/* LINE; GAVE_UP: the PCRE2 error */
-	uint32_t	 rawlen;	/* LINE */
-	unsigned long	 lineno;	/* GAVE_UP */
+	uint32_t	 lines;		/* LINE */
+	union {
+		uint64_t	 bytes;		/* LINE: with their newlines */
+		unsigned long	 lineno;	/* GAVE_UP */
+	} n;
 	union {
 		const char		*host;	/* LINE: the source's copy, or NULL */
 		struct event		*ev;	/* EVENT */
 		const struct signature	*sig;	/* GAVE_UP */
 	} u;
-	struct stamp	 ts;		/* LINE */
+	struct stamp	 ts;		/* LINE: the earliest */
+	struct stamp	 latest;	/* LINE */
 };
 
 /* What one read of one source found. */
