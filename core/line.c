@@ -3,7 +3,11 @@
  * It must never read past len and never allocate. */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "line.h"
 
@@ -31,13 +35,38 @@ issev(char c)
 	return c == 'F' || c == 'E' || c == 'W' || c == 'I' || c == 'V';
 }
 
-/* Read a decimal number of at most maxd digits; returns digits read. */
+/* Read a decimal number of at most maxd digits; returns digits read (0:
+ * none, or more than maxd). A run of up to 8 digits is found and read 8
+ * bytes at a time (SWAR), without a branch per digit: most numbers of a
+ * prefix or a header are short, and many words start with none. */
 static inline size_t
 number(const char *p, size_t n, size_t maxd, long *out)
 {
 	size_t i = 0;
 	long v = 0;
 
+	if (n >= 8) {
+		uint64_t x, bad;
+		unsigned d;
+
+		memcpy(&x, p, 8);
+		/* a byte is a digit: high nibble 3, low nibble + 6 < 16 */
+		bad = ((x & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
+		    (((x & 0x0f0f0f0f0f0f0f0full) + 0x0606060606060606ull) &
+		    0xf0f0f0f0f0f0f0f0ull);
+		if (bad != 0) {
+			d = (unsigned)__builtin_ctzll(bad) / 8;
+			if (d == 0 || d > maxd)
+				return 0;
+			/* the d digits at the top, zeros below: "000123" */
+			x = (x - 0x3030303030303030ull) << (8 * (8 - d));
+			x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;
+			x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull;
+			x = (x * 10000 + (x >> 32)) & 0xffffffffull;
+			*out = (long)x;
+			return d;
+		}
+	}
 	while (i < n && i < maxd && isdig(p[i])) {
 		v = v * 10 + (p[i] - '0');
 		i++;
@@ -127,6 +156,51 @@ static const unsigned char hostclass[256] = {
 	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
 };
 
+/* How many of the first bytes of p[0..n), at most max, are host
+ * characters; *seen gets 1 << class of each class among them. Most lines
+ * have none or a short word there: 16 bytes are classed at once, so the
+ * length of the word costs no mispredicted branch. */
+static size_t
+host_span(const char *p, size_t n, size_t max, unsigned *seen)
+{
+	size_t i = 0, lim = n < max ? n : max;
+	unsigned s = 0, c;
+#ifdef __SSE2__
+	const __m128i bias = _mm_set1_epi8((char)0x80);
+
+	for (; i + 16 <= lim; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		__m128i lo = _mm_or_si128(x, _mm_set1_epi8(0x20));
+		/* unsigned a < b as signed (a ^ 0x80) < (b ^ 0x80) */
+		__m128i letter = _mm_or_si128(_mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(lo,
+		    _mm_set1_epi8('a')), bias), _mm_set1_epi8((char)(26 ^ 0x80))),
+		    _mm_cmpeq_epi8(x, _mm_set1_epi8('_')));
+		__m128i digit = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(x, _mm_set1_epi8('0')),
+		    bias), _mm_set1_epi8((char)(10 ^ 0x80)));
+		__m128i punct = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('-')),
+		    _mm_cmpeq_epi8(x, _mm_set1_epi8('.')));
+		unsigned lm = (unsigned)_mm_movemask_epi8(letter);
+		unsigned dm = (unsigned)_mm_movemask_epi8(digit);
+		unsigned pm = (unsigned)_mm_movemask_epi8(punct);
+		unsigned ok = lm | dm | pm, k = 16, in = 0xffff;
+
+		if (ok != 0xffff) {
+			k = (unsigned)__builtin_ctz(~ok);
+			in = (1u << k) - 1;
+		}
+		s |= (lm & in ? 1u << 1 : 0) | (dm & in ? 1u << 2 : 0) | (pm & in ? 1u << 3 : 0);
+		if (k < 16) {
+			*seen = s;
+			return i + k;
+		}
+	}
+#endif
+	for (; i < lim && (c = hostclass[(unsigned char)p[i]]) != 0; i++)
+		s |= 1u << c;
+	*seen = s;
+	return i;
+}
+
 /* A host, IP or pod name that a fan-out tool put in front of every line
  * (pdsh and clush "host: ", mpi-operator pods "job-launcher: ", runners
  * "node-3 [stderr] "): letters, digits and - . _, with at least one digit
@@ -135,16 +209,13 @@ static const unsigned char hostclass[256] = {
 static size_t
 host_prefix(const char *p, size_t n, struct peeled *pl)
 {
-	size_t i = 0;
-	unsigned seen = 0, c;
+	size_t i;
+	unsigned seen;
 
 	/* most lines start with a date: "2024-12-18 " is no host */
 	if (n > 10 && isdig(p[0]) && p[4] == '-' && p[7] == '-' && p[10] == ' ')
 		return 0;
-	while (i < n && i < 64 && (c = hostclass[(unsigned char)p[i]]) != 0) {
-		seen |= 1u << c;
-		i++;
-	}
+	i = host_span(p, n, 64, &seen);
 	if (i < 2 || i >= n || !(seen & (1u << 2)) || !(seen & (1u << 3)) ||
 	    hostclass[(unsigned char)p[0]] == 3 || (p[i] != ':' && p[i] != ' '))
 		return 0;
@@ -163,6 +234,27 @@ host_prefix(const char *p, size_t n, struct peeled *pl)
 	pl->host = NULL;
 	pl->hostlen = 0;
 	return 0;
+}
+
+/* Open MPI --tag-output "[jobid,rank]<stream>:", its jobid (d digits)
+ * read: the prefix's length, or 0. */
+static size_t
+mpi_tag(const char *p, size_t n, size_t d, struct peeled *pl)
+{
+	size_t i = 2 + d;
+	long v;
+	const char *e;
+
+	if ((d = number(p + i, n - i, 7, &v)) == 0 || !starts(p + i + d, n - i - d, "]<"))
+		return 0;
+	e = memchr(p + i + d, '>', n - i - d);
+	if (e == NULL || e + 1 >= p + n || e[1] != ':')
+		return 0;
+	pl->label = (int)v;
+	i = (size_t)(e - p) + 2;
+	if (i < n && p[i] == ' ')
+		i++;
+	return i;
 }
 
 /* One launcher prefix at p; returns its length or 0. */
@@ -202,14 +294,30 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 		pl->label = (int)v;
 		return i + d + 2;
 	}
-	if (p[0] == '[') {
+	if (p[0] == '[' && n > 1 && isdig(p[1])) {
+		/* a number first: read once for the three forms that start so
+		 * (and "[2024-12-18 ...", most such lines, is none) */
+		if ((d = number(p + 1, n - 1, 12, &v)) == 0)
+			return 0;
 		/* a line number a paste or a log collector put first,
 		 * "[80746] [rank0]:..." */
-		if ((d = number(p + 1, n - 1, 9, &v)) != 0 && starts(p + 1 + d, n - 1 - d, "] [") &&
+		if (d <= 9 && starts(p + 1 + d, n - 1 - d, "] [") &&
 		    1 + d + 2 < n && p[1 + d + 2] == '[' && (starts(p + 1 + d + 2, n - 1 - d - 2,
 		    "[rank") || starts(p + 1 + d + 2, n - 1 - d - 2, "[default") ||
 		    (n - 1 - d - 2 > 2 && issev(p[1 + d + 3]))))
 			return 1 + d + 2;
+		/* Open MPI --tag-output [jobid,rank]<stream>: */
+		if (1 + d < n && p[1 + d] == ',')
+			return mpi_tag(p, n, d, pl);
+		/* a ${rank} template [N]: followed by text ("[0]:" alone is the
+		 * failure summary) */
+		if (d <= 6 && starts(p + 1 + d, n - 1 - d, "]:") && 1 + d + 2 < n) {
+			pl->tee_global = (int)v;
+			return 1 + d + 2;
+		}
+		return 0;
+	}
+	if (p[0] == '[') {
 		/* PyTorch [rankN]: (C++ logger: no space; excepthook: a space) */
 		if (starts(p, n, "[rank") && (d = number(p + 5, n - 5, 7, &v)) != 0 &&
 		    starts(p + 5 + d, n - 5 - d, "]:")) {
@@ -225,36 +333,12 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			pl->prefix_rank = (int)v;
 			return 7 + d + 2;
 		}
-		/* Open MPI --tag-output [jobid,rank]<stream>: */
-		if ((d = number(p + 1, n - 1, 12, &w)) != 0 && 1 + d < n &&
-		    p[1 + d] == ',') {
-			i = 2 + d;
-			if ((d = number(p + i, n - i, 7, &v)) != 0 &&
-			    starts(p + i + d, n - i - d, "]<")) {
-				const char *e = memchr(p + i + d, '>', n - i - d);
-
-				if (e != NULL && e + 1 < p + n && e[1] == ':') {
-					pl->label = (int)v;
-					i = (size_t)(e - p) + 2;
-					if (i < n && p[i] == ' ')
-						i++;
-					return i;
-				}
-			}
-			return 0;
-		}
-		/* torchrun --tee [roleN]: (local rank), or a ${rank} template [N]:
-		 * followed by text ("[0]:" alone is the failure summary). */
+		/* torchrun --tee [roleN]: (local rank) */
 		for (i = 1; i < n && i < 64 && (isalpha_(p[i]) || p[i] == '_'); i++)
 			;
-		if ((d = number(p + i, n - i, 6, &v)) != 0 &&
+		if (i > 1 && (d = number(p + i, n - i, 6, &v)) != 0 &&
 		    starts(p + i + d, n - i - d, "]:")) {
-			if (i == 1) {
-				if (i + d + 2 >= n)
-					return 0;
-				pl->tee_global = (int)v;
-			} else
-				pl->tee_local = (int)v;
+			pl->tee_local = (int)v;
 			return i + d + 2;
 		}
 		return 0;
@@ -675,23 +759,17 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 	return 0;
 }
 
-static int
-hostchar(char c)
-{
-	return hostclass[(unsigned char)c] != 0;	/* letters, digits, - . _ */
-}
-
 /* NCCL "host:pid:tid " and "[dev] " (the file:line NCCL LEVEL part stays). */
 static size_t
 peel_nccl(const char *p, size_t n, struct line *out)
 {
 	size_t i, h, d;
 	long pid, tid, dev;
+	unsigned seen;
 
 	/* the host: letters, digits, '-', '.', '_' up to the first ':'
 	 * (HOST_NAME_MAX 64); most messages fail at their first word */
-	for (i = 0; i < n && i < 65 && hostchar(p[i]); i++)
-		;
+	i = host_span(p, n, 65, &seen);
 	if (i == 0 || i >= n || p[i] != ':')
 		return 0;
 	h = i;

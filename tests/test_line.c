@@ -50,6 +50,37 @@ test_degenerate(void **state)
 	assert_int_equal(ln.rank, -1);
 }
 
+/* Numbers are read up to their limit and no further, whether they are
+ * shorter or longer than 8 bytes or end the line: a prefix with one digit
+ * too many is no prefix. */
+static void
+test_number_limits(void **state)
+{
+	(void)state;
+	parse("[rank1234567]: x");
+	assert_int_equal(ln.rank, 1234567);
+	parse("[rank12345678]: x");
+	assert_int_equal(ln.rank, -1);
+	parse("123456: the task's line");
+	assert_int_equal(ln.label, 123456);
+	parse("1234567: the task's line");
+	assert_int_equal(ln.label, -1);
+	parse("7: x");
+	assert_int_equal(ln.label, 7);
+	parse("0007: padded");
+	assert_int_equal(ln.label, 7);
+	parse("[80746] [rank3]:[W1218 20:27:21.426415540 a.cpp:1] x");
+	assert_int_equal(ln.rank, 3);
+	parse("[1,23]<stderr>: x");
+	assert_int_equal(ln.label, 23);
+	parse("[12345678,2]<stdout>: y");
+	assert_int_equal(ln.label, 2);
+	parse("gpu-a000:1234567890:42 [5] NCCL INFO x");
+	assert_int_equal(ln.pid, 1234567890);
+	parse("gpu-a000:12345678901:42 [5] NCCL INFO x");
+	assert_int_equal(ln.pid, -1);
+}
+
 static void
 test_c10_with_rank_and_time(void **state)
 {
@@ -433,6 +464,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_degenerate, reset),
+		cmocka_unit_test_setup(test_number_limits, reset),
 		cmocka_unit_test_setup(test_c10_with_rank_and_time, reset),
 		cmocka_unit_test_setup(test_c10_old_shapes, reset),
 		cmocka_unit_test_setup(test_excepthook_and_repeated_prefixes, reset),
