@@ -370,6 +370,23 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 	return 0;
 }
 
+/* Can peel_one find a prefix at p? Its first byte says no for most
+ * lines' messages (a word of letters, once a host is out of the
+ * question), which then cost no call. */
+static inline int
+may_peel(const char *p, size_t n, const struct peeled *pl)
+{
+	unsigned char c;
+
+	if (n == 0)
+		return 0;
+	c = (unsigned char)p[0];
+	if (c == 0x1b || c == 'P' || c == ' ' || c == '[' || c == '(' || isdig((char)c))
+		return 1;
+	/* host_prefix: a host character, not - or . */
+	return pl->host == NULL && !pl->no_host && hostclass[c] != 0 && hostclass[c] != 3;
+}
+
 /* --- headers ------------------------------------------------------------ */
 
 struct header {
@@ -1046,7 +1063,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 			n -= j;
 		}
 	}
-	while ((l = peel_one(p, n, &pl)) != 0) {
+	while (may_peel(p, n, &pl) && (l = peel_one(p, n, &pl)) != 0) {
 		p += l;
 		n -= l;
 		any_prefix = 1;
@@ -1109,7 +1126,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		 * pid=12) [rank15]:[E1130 10:00:01.5 File.cpp:9] ...". NCCL
 		 * 2.26+ puts its host:pid:tid after the date. */
 		pl.no_host = 1;
-		for (l2 = 0; (l = peel_one(p, n, &pl)) != 0; l2 += l) {
+		for (l2 = 0; may_peel(p, n, &pl) && (l = peel_one(p, n, &pl)) != 0; l2 += l) {
 			p += l;
 			n -= l;
 			any_prefix = 1;
