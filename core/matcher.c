@@ -846,12 +846,11 @@ scan_grams(const struct matcher *m, const unsigned char *t, size_t n,
 	 * branch (a hit is too rare to predict, too common to ignore); then
 	 * the hits are looked at. */
 	for (i = 0; i <= n - 4;) {
-		size_t base = i, e, cnt = (n - 4 - i) / step + 1;
+		/* 64 probes, or those left (a division only near the end) */
+		size_t base = i, e, cnt = n - 4 - i >= 63 * step ? 64 : (n - 4 - i) / step + 1;
 		const unsigned char *q = t + i;
 		uint64_t hits = 0;
 
-		if (cnt > 64)
-			cnt = 64;
 		for (e = 0; e < cnt; e++, q += step) {
 			uint32_t h = gram_hash(fold4(q), GRAM_BITS);
 
