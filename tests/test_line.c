@@ -56,29 +56,34 @@ test_degenerate(void **state)
 static void
 test_number_limits(void **state)
 {
+	static const struct {
+		const char	*line;
+		int		 rank;	/* -2: not this line's point */
+		int		 label;
+		long		 pid;
+	} t[] = {
+		{ "[rank1234567]: x", 1234567, -1, -1 },
+		{ "[rank12345678]: x", -1, -1, -1 },
+		{ "123456: the task's line", -2, 123456, -1 },
+		{ "1234567: the task's line", -2, -1, -1 },
+		{ "7: x", -2, 7, -1 },
+		{ "0007: padded", -2, 7, -1 },
+		{ "[80746] [rank3]:[W1218 20:27:21.426415540 a.cpp:1] x", 3, -1, -1 },
+		{ "[1,23]<stderr>: x", -2, 23, -1 },
+		{ "[12345678,2]<stdout>: y", -2, 2, -1 },
+		{ "gpu-a000:1234567890:42 [5] NCCL INFO x", -1, -1, 1234567890 },
+		{ "gpu-a000:12345678901:42 [5] NCCL INFO x", -1, -1, -1 },
+	};
+	size_t i;
+
 	(void)state;
-	parse("[rank1234567]: x");
-	assert_int_equal(ln.rank, 1234567);
-	parse("[rank12345678]: x");
-	assert_int_equal(ln.rank, -1);
-	parse("123456: the task's line");
-	assert_int_equal(ln.label, 123456);
-	parse("1234567: the task's line");
-	assert_int_equal(ln.label, -1);
-	parse("7: x");
-	assert_int_equal(ln.label, 7);
-	parse("0007: padded");
-	assert_int_equal(ln.label, 7);
-	parse("[80746] [rank3]:[W1218 20:27:21.426415540 a.cpp:1] x");
-	assert_int_equal(ln.rank, 3);
-	parse("[1,23]<stderr>: x");
-	assert_int_equal(ln.label, 23);
-	parse("[12345678,2]<stdout>: y");
-	assert_int_equal(ln.label, 2);
-	parse("gpu-a000:1234567890:42 [5] NCCL INFO x");
-	assert_int_equal(ln.pid, 1234567890);
-	parse("gpu-a000:12345678901:42 [5] NCCL INFO x");
-	assert_int_equal(ln.pid, -1);
+	for (i = 0; i < sizeof t / sizeof *t; i++) {
+		parse(t[i].line);
+		if (t[i].rank != -2)
+			assert_int_equal(ln.rank, t[i].rank);
+		assert_int_equal(ln.label, t[i].label);
+		assert_int_equal(ln.pid, t[i].pid);
+	}
 }
 
 static void
