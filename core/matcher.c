@@ -530,6 +530,7 @@ build_prefilter(struct matcher *m)
 	m->nfrags = m->nshorts = m->nalways = 0;
 	litscan_free(m->lits);
 	m->lits = litscan_new();
+	memset(m->always, 0, sizeof *m->always * (rb->nsigs + 1));
 	for (i = 0; i < rb->nsigs; i++) {
 		const struct signature *s = rb->sigs[i];
 		char **lits;
