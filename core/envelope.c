@@ -270,16 +270,22 @@ sgr(const char *p, size_t n)
 }
 
 /* A name stern printed, perhaps in colour, and the space after it: the
- * bytes it takes, 0 when p does not start with one. */
+ * bytes it takes, 0 when p does not start with one, or with one of a
+ * pod's characters (lower case letters, digits, '-', and with dot '.'):
+ * most lines fail at their first word's first other byte. */
 static size_t
-stern_word(const char *p, size_t n, const char **w, size_t *wl, int *coloured)
+stern_word(const char *p, size_t n, int dot, const char **w, size_t *wl, int *coloured)
 {
 	size_t i = sgr(p, n), l, j;
 
 	*coloured |= i > 0;
 	*w = p + i;
-	for (l = 0; i + l < n && p[i + l] != ' ' && p[i + l] != 0x1b; l++)
-		;
+	for (l = 0; i + l < n && p[i + l] != ' ' && p[i + l] != 0x1b; l++) {
+		char c = p[i + l];
+
+		if (!((c >= 'a' && c <= 'z') || dig(c) || c == '-' || (dot && c == '.')))
+			return 0;
+	}
 	j = i + l;
 	j += sgr(p + j, n - j);
 	if (l == 0 || j >= n || p[j] != ' ')
@@ -295,19 +301,12 @@ take_stern(const struct layouts *l, struct envstate *es, const char *p, size_t n
     struct envelope *out)
 {
 	const char *pod, *ctr;
-	size_t pl, cl, a, b, t, i;
+	size_t pl, cl, a, b, t;
 	int coloured = 0;
 
-	if ((a = stern_word(p, n, &pod, &pl, &coloured)) == 0 ||
-	    (b = stern_word(p + a, n - a, &ctr, &cl, &coloured)) == 0)
+	if ((a = stern_word(p, n, 1, &pod, &pl, &coloured)) == 0 ||
+	    (b = stern_word(p + a, n - a, 0, &ctr, &cl, &coloured)) == 0)
 		return 0;
-	for (i = 0; i < pl; i++)
-		if (!((pod[i] >= 'a' && pod[i] <= 'z') || dig(pod[i]) || pod[i] == '-' ||
-		    pod[i] == '.'))
-			return 0;
-	for (i = 0; i < cl; i++)
-		if (!((ctr[i] >= 'a' && ctr[i] <= 'z') || dig(ctr[i]) || ctr[i] == '-'))
-			return 0;
 	t = leading_time(p + a + b, n - a - b, &out->ts);
 	if (!coloured && t == 0 && es->seen != ENV_STERN && envelope_pod_index(l, es, pod, pl) < 0)
 		return 0;
