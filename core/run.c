@@ -370,7 +370,18 @@ source_done(struct run *r, struct source *s, int final)
 
 		free(p->v);
 		memset(p, 0, sizeof *p);
+	} else {
+		/* a followed file's few waiting events, to the byte: most
+		 * files of a big run have one or two, for as long as it runs */
+		struct pending *p = &r->pending[s->id];
+
+		if (p->cap > p->n) {
+			p->v = xrealloc(p->v, p->n * sizeof *p->v);
+			p->cap = p->n;
+		}
 	}
+	if (!final)
+		source_fit(s);
 	if (final && r->once) {
 		scan_source_release(s);
 		source_retire(s);

@@ -170,6 +170,21 @@ source_retire(struct source *src)
 }
 
 void
+source_fit(struct source *src)
+{
+	struct srcread *rd = src->rd;
+
+	if (rd == NULL || rd->capkept <= rd->nkept)
+		return;
+	if (rd->nkept == 0) {
+		free(rd->kept_ranks);
+		rd->kept_ranks = NULL;
+	} else
+		rd->kept_ranks = xrealloc(rd->kept_ranks, rd->nkept * sizeof *rd->kept_ranks);
+	rd->capkept = rd->nkept;
+}
+
+void
 source_free(struct source *src)
 {
 	if (src == NULL)

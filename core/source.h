@@ -129,6 +129,9 @@ void		 source_free(struct source *src);
  * events and the report. The scanner's half-record must be released
  * first (scan_source_release). */
 void		 source_retire(struct source *src);
+/* Read to its end for now, and followed: its reading state's arrays
+ * shrink to what they hold (a run of 100,000 files keeps them all). */
+void		 source_fit(struct source *src);
 /* A stream source: standard input (cmd NULL) or cmd's output, run now;
  * spool_dir: where to keep what it reads (NULL: nowhere). A command that
  * cannot be started leaves a failed source and a note. */
