@@ -665,11 +665,12 @@ matcher_free(struct matcher *m)
 	free(m);
 }
 
-/* A signature with a requires list must have one of its literals and
- * one of its own in a line: either set can make it a candidate, and the
- * regex checks the rest. Look for it by the set that is rarer in the
- * sample (its own on a tie: "loss" is on every line of a training log,
- * ": nan" on few). Returns whether any signature changed sets. */
+/* A signature with a requires list matches only a line that holds one
+ * of the list's literals and one of its own: either set can make the
+ * line a candidate, and the regex checks the rest. Look for it by the set
+ * that is rarer in the sample (its own on a tie: "loss" is on every line
+ * of a training log, ": nan" on few). Returns whether any signature
+ * changed sets. */
 static int
 by_rarer(struct matcher *m, const char *sample, size_t n)
 {
