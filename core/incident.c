@@ -368,7 +368,7 @@ incident_add_lines(struct incident *in, const struct line *ln, uint32_t nlines,
 		rs->host = strset_add(&in->hosts, ln->host, ln->hostlen);
 	if (ln->pid >= 0 && ln->rank >= 0)
 		rs->pid = ln->pid;
-	if (!(ln->ts.flags & STAMP_TIME) || (ln->ts.flags & (STAMP_INHERITED | STAMP_REPORTED)))
+	if (!stamp_own(&ln->ts))
 		return;
 	in->timed_lines += nlines;
 	if (!(rs->first.flags & STAMP_TIME) || earlier(&ln->ts, &rs->first))

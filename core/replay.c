@@ -54,8 +54,7 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	line_parse(&c->ls, text, len, &ln);
 	/* A file's lines keep their order (a launcher's summary reports
 	 * earlier times than the lines around it). */
-	if ((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & (STAMP_INHERITED | STAMP_REPORTED)) &&
-	    ln.ts.sec * 1000 + ln.ts.nsec / 1000000 > c->last)
+	if (stamp_own(&ln.ts) && ln.ts.sec * 1000 + ln.ts.nsec / 1000000 > c->last)
 		c->last = ln.ts.sec * 1000 + ln.ts.nsec / 1000000;
 	XGROW(c->rp->v, c->rp->cap, c->rp->n + 1);
 	l = &c->rp->v[c->rp->n];

@@ -59,8 +59,7 @@ apply_line(struct run *r, struct source *src, const struct rec *rc)
 	ln.pid = rc->pid;
 	ln.ts = rc->ts;
 	incident_add_lines(r->incident, &ln, rc->lines, rc->n.bytes, &rc->latest);
-	if ((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & (STAMP_INHERITED | STAMP_REPORTED)) &&
-	    r->pending[src->id].n > 0)
+	if (stamp_own(&ln.ts) && r->pending[src->id].n > 0)
 		pending_bound(r, src, &ln.ts);
 }
 
@@ -352,6 +351,8 @@ run_free(struct run *r)
 static void
 source_done(struct run *r, struct source *s, int final)
 {
+	struct pending *p = &r->pending[s->id];
+
 	if (final && s->rd->ls.group_ranked > 0 && !s->noted_group) {
 		s->noted_group = 1;
 		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
@@ -363,22 +364,16 @@ source_done(struct run *r, struct source *s, int final)
 	 * meaningless mtimes, and reports must not depend on them. Events
 	 * still unbounded stay so until a timed line follows them; at the
 	 * end of a finished run none will. */
-	if (final || r->pending[s->id].n == 0) {
+	if (final || p->n == 0) {
 		/* (and a followed file's that nothing waits in: a run of
 		 * 100,000 files would keep one list each) */
-		struct pending *p = &r->pending[s->id];
-
 		free(p->v);
 		memset(p, 0, sizeof *p);
-	} else {
+	} else if (p->cap > p->n) {
 		/* a followed file's few waiting events, to the byte: most
 		 * files of a big run have one or two, for as long as it runs */
-		struct pending *p = &r->pending[s->id];
-
-		if (p->cap > p->n) {
-			p->v = xrealloc(p->v, p->n * sizeof *p->v);
-			p->cap = p->n;
-		}
+		p->v = xrealloc(p->v, p->n * sizeof *p->v);
+		p->cap = p->n;
 	}
 	if (!final)
 		source_fit(s);

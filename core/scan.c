@@ -227,13 +227,6 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len)
 
 /* --- lines -------------------------------------------------------------- */
 
-/* Does a line's time count (incident_add_line): it has one of its own. */
-static int
-counted_time(const struct stamp *ts)
-{
-	return (ts->flags & STAMP_TIME) && !(ts->flags & (STAMP_INHERITED | STAMP_REPORTED));
-}
-
 /* A REC_LINE for ln, or ln added to the one before: most lines of a file
  * are of the rank, host and pid of the line before, and many of its
  * second and later (or have no time of their own), and the incident makes
@@ -243,14 +236,14 @@ static void
 line_rec(struct batch *b, const struct line *ln, const char *host)
 {
 	struct rec *r = b->n > 0 ? &b->v[b->n - 1] : NULL;
-	int timed = counted_time(&ln->ts);
+	int timed = stamp_own(&ln->ts);
 
 	/* a rank takes a host name under 64 bytes whole, or none */
 	if (ln->hostlen >= 64)
 		host = NULL;
 	if (r != NULL && r->kind == REC_LINE && b->noted == b->notes.n + b->notes.dropped &&
 	    r->rank == ln->rank && r->pid == (int32_t)ln->pid && r->u.host == host &&
-	    r->lines < UINT32_MAX && counted_time(&r->ts) == timed &&
+	    r->lines < UINT32_MAX && stamp_own(&r->ts) == timed &&
 	    (!timed || (r->ts.sec == ln->ts.sec && ln->ts.nsec >= r->latest.nsec))) {
 		/* in time order: the first is the earliest, as pending_bound
 		 * (core/run.c) wants the first */

@@ -69,6 +69,7 @@ struct source {
 	struct event_where where;	/* its events': name, and path or spool */
 	struct srcread	*rd;		/* NULL once retired */
 	char		**hosts;	/* host names its lines gave, until retired */
+	char		*spool;		/* a stream's spool (below) */
 	/* when set, called with each chunk read into buf before its lines
 	 * are handed on, with the line function's arg */
 	void		(*chunk_fn)(void *arg, struct source *src, const char *p,
@@ -104,7 +105,6 @@ struct source {
 	pid_t		 child;
 	int		 status;	/* ... its wait status, once ended */
 	int		 spool_fd;
-	char		*spool;
 	unsigned char	 ended;		/* the command was reaped */
 	unsigned char	 spool_full;	/* a write failed: what follows is not kept */
 	unsigned char	 binary;	/* skipped as binary */

@@ -24,6 +24,15 @@ struct stamp {
 	uint16_t	flags;
 };
 
+/* A time of the line's own: what a rank's first and last activity, the
+ * timeline and the bound of a borrowed time are made of (not a borrowed
+ * one, not a launcher's report of when it noticed). */
+static inline int
+stamp_own(const struct stamp *s)
+{
+	return (s->flags & STAMP_TIME) && !(s->flags & (STAMP_INHERITED | STAMP_REPORTED));
+}
+
 /* What a parser read; year 0 means the text had none. */
 struct civil {
 	int	year, mon, mday, hour, min, sec;
