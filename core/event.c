@@ -116,8 +116,12 @@ event_free(struct event *ev)
 /* A kept line is split into words: a run of letters and digits with a
  * digit in it is a variable (a rank, a time, a count, an address), all
  * else is the skeleton, where each variable is a SKEL_VAR byte. The
- * 131,072 watchdog timeouts of a run share one skeleton; each keeps its
- * variables, each ended by a NUL. */
+ * 131,072 watchdog timeouts of a run share one skeleton, and the first
+ * line's variables are kept with it (the exemplar, each ended by a NUL).
+ * An event keeps its variables, each ended by a NUL, and of those equal
+ * to the exemplar's only the NUL: most ranks' lines differ from the
+ * first's in a few words (the rank, the time), not in the sequence
+ * number, the sizes or the source line. */
 #define SKEL_VAR	'\001'
 
 static int
@@ -158,10 +162,10 @@ kept_text(const struct event *ev)
 struct event *
 event_compact(struct event *ev, struct strset *skeletons)
 {
-	char skel[EVENT_TEXT_MAX + 1], vars[2 * EVENT_TEXT_MAX + 2];
-	const char *t, *sk;
+	char skel[EVENT_TEXT_MAX + 1], vars[2 * EVENT_TEXT_MAX + 2], own[2 * EVENT_TEXT_MAX + 2];
+	const char *t, *sk, *ex, *v;
 	struct event *c;
-	size_t n, i, l, ns = 0, nv = 0, head;
+	size_t n, i, l, ns = 0, nv = 0, no = 0, head;
 	int var;
 
 	if (ev->kept != 1)
@@ -184,12 +188,22 @@ event_compact(struct event *ev, struct strset *skeletons)
 	}
 	if (nv + sizeof sk >= n + 1)
 		return ev;	/* nothing to gain */
-	sk = strset_add(skeletons, skel, ns);
+	sk = strset_add_with(skeletons, skel, ns, vars, nv);
+	/* a variable as the exemplar has it is kept as its NUL alone (no
+	 * variable is empty) */
+	for (v = vars, ex = sk + ns + 1; v < vars + nv; v += l + 1, ex += strlen(ex) + 1) {
+		l = strlen(v);
+		if (strcmp(v, ex) != 0) {
+			memcpy(own + no, v, l);
+			no += l;
+		}
+		own[no++] = '\0';
+	}
 	head = (size_t)(t - (const char *)ev);
-	c = xmalloc(head + sizeof sk + nv);
+	c = xmalloc(head + sizeof sk + no);
 	memcpy(c, ev, head);
 	memcpy((char *)c + head, &sk, sizeof sk);
-	memcpy((char *)c + head + sizeof sk, vars, nv);
+	memcpy((char *)c + head + sizeof sk, own, no);
 	c->kept = 2;
 	free(ev);
 	return c;
@@ -199,21 +213,24 @@ event_compact(struct event *ev, struct strset *skeletons)
 static const char *
 uncompact(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 {
-	const char *v = kept_text(ev) + sizeof(const char *), *sk;
+	const char *v = kept_text(ev) + sizeof(const char *), *sk, *ex, *w;
 	size_t n = 0, l;
 
 	memcpy(&sk, kept_text(ev), sizeof sk);
+	ex = sk + strlen(sk) + 1;	/* the exemplar's variables */
 	for (; *sk != '\0' && n < EVENT_TEXT_MAX; sk++) {
 		if (*sk != SKEL_VAR) {
 			buf[n++] = *sk;
 			continue;
 		}
-		l = strlen(v);
+		w = *v != '\0' ? v : ex;
+		l = strlen(w);
 		if (l > EVENT_TEXT_MAX - n)
 			l = EVENT_TEXT_MAX - n;
-		memcpy(buf + n, v, l);
+		memcpy(buf + n, w, l);
 		n += l;
 		v += strlen(v) + 1;
+		ex += strlen(ex) + 1;
 	}
 	buf[n] = '\0';
 	return buf;

@@ -5,8 +5,9 @@
  * A line that is not in a file as it was matched (standard input, a
  * torchrun error.json, a record joined from two lines) keeps a copy, and
  * so does the first failure-like line of each rank of a file, which a
- * report shows for every rank (core/scan.c), as a shared skeleton and its
- * numbers once the incident keeps it (event_compact). A run of 100,000
+ * report shows for every rank (core/scan.c), as a shared skeleton and the
+ * numbers that differ from its first line's once the incident keeps it
+ * (event_compact). A run of 100,000
  * ranks keeps a million events: each is 96 bytes and its facts. */
 #ifndef RW_EVENT_H
 #define RW_EVENT_H
@@ -86,10 +87,11 @@ event_file(const struct event *ev)
 void		 event_free(struct event *ev);
 struct strset;
 /* The same event, its kept text stored as a skeleton shared in skeletons
- * (the line with each word that has a digit taken out) and those words:
- * the first failure line every rank of a large run keeps differs from
- * the next rank's in its numbers only. ev is freed when a smaller copy is
- * returned; event_text gives the same text. */
+ * (the line with each word that has a digit taken out) and those words,
+ * but for the ones equal to the words of the skeleton's first line: the
+ * first failure line every rank of a large run keeps differs from the
+ * next rank's in a few of its numbers only (its rank, its time). ev is
+ * freed when a smaller copy is returned; event_text gives the same text. */
 struct event	*event_compact(struct event *ev, struct strset *skeletons);
 /* The line's text (cut at EVENT_TEXT_MAX), read back into buf when the
  * event keeps no copy; NULL when the file no longer holds it. */

@@ -41,6 +41,12 @@ slot(char **v, size_t cap, const char *p, size_t n)
 const char *
 strset_add(struct strset *s, const char *p, size_t n)
 {
+	return strset_add_with(s, p, n, NULL, 0);
+}
+
+const char *
+strset_add_with(struct strset *s, const char *p, size_t n, const char *extra, size_t m)
+{
 	char **at;
 
 	if (2 * (s->n + 1) > s->cap) {
@@ -56,7 +62,11 @@ strset_add(struct strset *s, const char *p, size_t n)
 	}
 	at = slot(s->v, s->cap, p, n);
 	if (*at == NULL) {
-		*at = xstrndup(p, n);
+		*at = xmalloc(n + 1 + m);
+		memcpy(*at, p, n);
+		(*at)[n] = '\0';
+		if (m > 0)
+			memcpy(*at + n + 1, extra, m);
 		s->n++;
 	}
 	return *at;

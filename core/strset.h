@@ -15,5 +15,10 @@ struct strset {
 void		 strset_release(struct strset *s);
 /* The set's copy of p[0..n) (added when new); valid until released. */
 const char	*strset_add(struct strset *s, const char *p, size_t n);
+/* The same, and when p[0..n) is new, extra[0..m) is kept after its NUL:
+ * whatever came with the first copy of a string (an exemplar) is found
+ * at the returned pointer + n + 1. */
+const char	*strset_add_with(struct strset *s, const char *p, size_t n,
+		    const char *extra, size_t m);
 
 #endif
