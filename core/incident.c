@@ -206,13 +206,12 @@ incident_rank(const struct incident *in, int rank)
 	return in->rank_v[k];
 }
 
-/* Rank's index is k: in the map, and in the array when it reaches that
- * far. The array grows to cover a new rank while the ranks shown fill at
- * least half of it. */
+/* Rank's index is k: in the array when it reaches that far, else in the
+ * map (incident_rank looks in the array first). The array grows to cover
+ * a new rank while the ranks shown fill at least half of it. */
 static void
 rank_index(struct incident *in, int rank, size_t k)
 {
-	imap_set(&in->rank_at, rank, k);
 	if ((size_t)rank >= in->ndense && (size_t)rank < 2 * in->rank_n + 64) {
 		size_t n = 2 * in->rank_n + 64, i;
 
@@ -226,6 +225,8 @@ rank_index(struct incident *in, int rank, size_t k)
 	}
 	if ((size_t)rank < in->ndense)
 		in->dense[rank] = (int32_t)k;
+	else
+		imap_set(&in->rank_at, rank, k);
 }
 
 struct rankstate *
