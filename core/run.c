@@ -506,8 +506,9 @@ already_read(struct run *r, struct source *s)
 		/* its old name may not have noticed the rotation yet */
 		if (o->ino != 0 && o->ino == sb.st_ino && o->dev == sb.st_dev)
 			done = o->offset;
-		else if (o->prev_ino != 0 && o->prev_ino == sb.st_ino && o->prev_dev == sb.st_dev)
-			done = o->prev_offset;
+		else if (o->rd != NULL && o->rd->prev_ino != 0 && o->rd->prev_ino == sb.st_ino &&
+		    o->rd->prev_dev == sb.st_dev)
+			done = o->rd->prev_offset;
 		else
 			continue;
 		s->offset = done;	/* whole lines: a line's start */

@@ -27,19 +27,21 @@ source_new(const char *path, const char *name, enum source_kind kind,
     int rank, int node, int nproc)
 {
 	size_t pn = strlen(path) + 1, nn = strlen(name) + 1;
-	/* one allocation with its two names: a run may have 100,000 */
-	struct source *src = xcalloc(1, sizeof *src + pn + nn);
+	/* one allocation with its two names (a run may have 100,000), and
+	 * one name when the path ends in the other, as under a run's folder */
+	int tail = pn > nn && path[pn - nn - 1] == '/' && memcmp(path + pn - nn, name, nn) == 0;
+	struct source *src = xcalloc(1, sizeof *src + pn + (tail ? 0 : nn));
 
 	src->path = memcpy((char *)(src + 1), path, pn);
-	src->name = memcpy(src->path + pn, name, nn);
+	src->name = tail ? src->path + pn - nn : memcpy(src->path + pn, name, nn);
 	src->where.name = src->name;
 	src->where.path = kind == SOURCE_STDIN || kind == SOURCE_CMD ? NULL : src->path;
 	src->kind = kind;
 	src->rank = rank;
 	src->node = node;
 	src->nproc = nproc;
-	src->line_max = SOURCE_LINE_MAX;
 	src->rd = xcalloc(1, sizeof *src->rd);
+	src->rd->line_max = SOURCE_LINE_MAX;
 	linestate_init(&src->rd->ls, rank, node, 0);
 	src->rd->ls.nproc = nproc;
 	src->fd = kind == SOURCE_STDIN ? 0 : -1;
@@ -157,10 +159,9 @@ source_retire(struct source *src)
 	free(rd->kept_ranks);
 	/* the incident has its own copies of the hosts: no event is left
 	 * that points at these (the batches are applied) */
-	while (src->nhosts > 0)
-		free(src->hosts[--src->nhosts]);
-	free(src->hosts);
-	src->hosts = NULL;
+	while (rd->nhosts > 0)
+		free(rd->hosts[--rd->nhosts]);
+	free(rd->hosts);
 	envstate_release(&rd->env);
 	if (rd->doc != NULL)
 		buf_release(rd->doc);
@@ -253,7 +254,7 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 			continue;
 		}
 		if (src->rd->carrylen == 0 && nl != NULL &&
-		    (size_t)(nl - p) <= src->line_max) {
+		    (size_t)(nl - p) <= src->rd->line_max) {
 			size_t len = (size_t)(nl - p);
 
 			if (len > 0 && p[len - 1] == '\r')
@@ -268,22 +269,22 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 		/* Partial line, or a line that spans reads, or a huge one. */
 		{
 			size_t take = nl ? (size_t)(nl - p) : (size_t)(end - p);
-			size_t room = src->line_max - src->rd->carrylen;
+			size_t room = src->rd->line_max - src->rd->carrylen;
 
 			if (take > room) {
 				/* Over-long: keep its head, skip to the newline. */
 				src->rd->carry = xgrow(src->rd->carry, &src->rd->carrycap,
-				    src->line_max, 1);
+				    src->rd->line_max, 1);
 				memcpy(src->rd->carry + src->rd->carrylen, p, room);
-				src->rd->carrylen = src->line_max;
-				if (src->line_max % 1024 == 0)
+				src->rd->carrylen = src->rd->line_max;
+				if (src->rd->line_max % 1024 == 0)
 					notes_add(ns, NOTE_WARN, src->name, this_line(src), 0,
 					    "line longer than %u KiB; matched on its first %u KiB",
-					    src->line_max / 1024, src->line_max / 1024);
+					    src->rd->line_max / 1024, src->rd->line_max / 1024);
 				else
 					notes_add(ns, NOTE_WARN, src->name, this_line(src), 0,
 					    "line longer than %u bytes; matched on its first %u",
-					    src->line_max, src->line_max);
+					    src->rd->line_max, src->rd->line_max);
 				emit(src, src->rd->carry, src->rd->carrylen, src->offset, fn, arg, 1, 0);
 				src->rd->carrylen = 0;
 				if (nl == NULL) {
@@ -546,7 +547,7 @@ restart(struct source *src, struct notes *ns, const char *why)
 	src->rd->carrylen = 0;
 	src->rd->skipping = 0;
 	src->rd->midline = 0;
-	src->headlen = 0;
+	src->rd->headlen = 0;
 	src->lineno = 0;
 }
 
@@ -557,11 +558,11 @@ head_changed(const struct source *src, int fd)
 	unsigned char now[SOURCE_HEAD];
 	ssize_t n;
 
-	if (src->headlen == 0 || src->offset + src->rd->carrylen == 0)
+	if (src->rd->headlen == 0 || src->offset + src->rd->carrylen == 0)
 		return 0;
-	n = pread(fd, now, src->headlen, 0);
-	return n != (ssize_t)src->headlen ||
-	    fnv1a(FNV1A_INIT, now, src->headlen) != src->headhash;
+	n = pread(fd, now, src->rd->headlen, 0);
+	return n != (ssize_t)src->rd->headlen ||
+	    fnv1a(FNV1A_INIT, now, src->rd->headlen) != src->rd->headhash;
 }
 
 long long
@@ -589,7 +590,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 	if (src->kind == SOURCE_LOG && src->ino != 0 && stat(src->path, &sb) == 0 &&
 	    sb.st_ino == src->ino && sb.st_dev == src->dev &&
 	    (uint64_t)sb.st_size == src->offset + src->rd->carrylen &&
-	    (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec == src->mtime_ns &&
+	    (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec == src->rd->mtime_ns &&
 	    !src->rd->skipping)
 		return 0;
 	if (SOURCE_IS_STREAM(src))
@@ -614,9 +615,9 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		}
 		if (src->ino != 0 && (sb.st_ino != src->ino || sb.st_dev != src->dev)) {
 			/* the file read so far may live on under another name */
-			src->prev_dev = src->dev;
-			src->prev_ino = src->ino;
-			src->prev_offset = src->offset;
+			src->rd->prev_dev = src->dev;
+			src->rd->prev_ino = src->ino;
+			src->rd->prev_offset = src->offset;
 			restart(src, ns, "replaced by a new file (rotation); reading it from the top");
 		}
 		else if ((uint64_t)sb.st_size < src->offset + src->rd->carrylen ||
@@ -626,10 +627,9 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			restart(src, ns, "truncated; reading it again from the top");
 		src->dev = sb.st_dev;
 		src->ino = sb.st_ino;
-		src->mtime = local_mtime(&sb);
-		src->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+		src->rd->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
 		if (src->offset == 0 && src->lineno == 0 && !src->rd->ls.anchor_dated)
-			src->rd->ls.anchor = src->mtime;
+			src->rd->ls.anchor = local_mtime(&sb);
 		if (src->kind == SOURCE_ERRORJSON) {
 			total = read_errorjson(src, fd, ns, fn, arg);
 			src->bytes += (uint64_t)total;
@@ -671,12 +671,12 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			total += r;
 			break;
 		}
-		if (base < SOURCE_HEAD && src->headlen == base) {
+		if (base < SOURCE_HEAD && src->rd->headlen == base) {
 			size_t k = SOURCE_HEAD - (size_t)base < (size_t)r ?
 			    SOURCE_HEAD - (size_t)base : (size_t)r;
 
-			src->headhash = fnv1a(base == 0 ? FNV1A_INIT : src->headhash, buf, k);
-			src->headlen += k;
+			src->rd->headhash = fnv1a(base == 0 ? FNV1A_INIT : src->rd->headhash, buf, k);
+			src->rd->headlen += k;
 		}
 		if (!src->noted_nul && memchr(buf, '\0', (size_t)r) != NULL) {
 			src->noted_nul = 1;
@@ -688,8 +688,8 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		src->bytes += (uint64_t)r;
 		if (src->spool_fd >= 0 && !src->spool_full)
 			spool(src, buf, (size_t)r, ns);
-		if (src->chunk_fn != NULL)
-			src->chunk_fn(arg, src, buf, (size_t)r);
+		if (src->rd->chunk_fn != NULL)
+			src->rd->chunk_fn(arg, src, buf, (size_t)r);
 		source_feed(src, buf, (size_t)r, ns, fn, arg);
 		if (budget != 0 && (uint64_t)total >= budget) {
 			if (more != NULL)
@@ -713,12 +713,12 @@ source_host(struct source *src, const char *h, size_t n)
 {
 	size_t i;
 
-	for (i = src->nhosts; i > 0; i--)	/* the newest is the usual one */
-		if (strncmp(src->hosts[i - 1], h, n) == 0 && src->hosts[i - 1][n] == '\0')
-			return src->hosts[i - 1];
-	src->hosts = xrealloc(src->hosts, (src->nhosts + 1) * sizeof *src->hosts);
-	src->hosts[src->nhosts] = xstrndup(h, n);
-	return src->hosts[src->nhosts++];
+	for (i = src->rd->nhosts; i > 0; i--)	/* the newest is the usual one */
+		if (strncmp(src->rd->hosts[i - 1], h, n) == 0 && src->rd->hosts[i - 1][n] == '\0')
+			return src->rd->hosts[i - 1];
+	src->rd->hosts = xrealloc(src->rd->hosts, (src->rd->nhosts + 1) * sizeof *src->rd->hosts);
+	src->rd->hosts[src->rd->nhosts] = xstrndup(h, n);
+	return src->rd->hosts[src->rd->nhosts++];
 }
 
 int

@@ -17,6 +17,7 @@
 #include "line.h"
 #include "notes.h"
 
+struct source;
 struct wrap;
 
 #define SOURCE_LINE_MAX	(64 * 1024)	/* longer lines are matched on their head */
@@ -60,6 +61,20 @@ struct srcread {
 	struct buf	*doc;
 	int		*kept_ranks;	/* ranks whose first failure-like line was kept */
 	size_t		 nkept, capkept;
+	char		**hosts;	/* host names its lines gave */
+	size_t		 nhosts;
+	/* set by the reader's caller: called with each chunk read into buf
+	 * before its lines are handed on, with the line function's arg */
+	void		(*chunk_fn)(void *arg, struct source *src, const char *p,
+			    size_t n);
+	dev_t		 prev_dev;	/* the file it was before a rotation, */
+	ino_t		 prev_ino;	/* and how far that was read */
+	uint64_t	 prev_offset;
+	int64_t		 mtime_ns;	/* st_mtim, to notice any change */
+	uint64_t	 headhash;	/* of the file's first SOURCE_HEAD bytes: a
+					 * truncated and rewritten file shows other ones */
+	uint32_t	 line_max;	/* SOURCE_LINE_MAX (less in tests) */
+	uint32_t	 headlen;	/* <= SOURCE_HEAD */
 };
 
 struct source {
@@ -68,35 +83,20 @@ struct source {
 	char		*name;		/* to show: relative to the run */
 	struct event_where where;	/* its events': name, and path or spool */
 	struct srcread	*rd;		/* NULL once retired */
-	char		**hosts;	/* host names its lines gave, until retired */
 	char		*spool;		/* a stream's spool (below) */
-	/* when set, called with each chunk read into buf before its lines
-	 * are handed on, with the line function's arg */
-	void		(*chunk_fn)(void *arg, struct source *src, const char *p,
-			    size_t n);
 	dev_t		 dev;
 	ino_t		 ino;
-	dev_t		 prev_dev;	/* the file it was before a rotation, */
-	ino_t		 prev_ino;	/* and how far that was read */
-	uint64_t	 prev_offset;
-	int64_t		 mtime;		/* as a stamp sec (local time) */
-	int64_t		 mtime_ns;	/* st_mtim, to notice any change */
 	uint64_t	 offset;	/* bytes consumed, complete lines only */
 	uint64_t	 bytes;		/* bytes read in all */
 	unsigned long	 lineno;	/* lines consumed */
 	int64_t		 head_anchor;	/* its head's time (head_dated) */
-	uint64_t	 headhash;	/* of the file's first SOURCE_HEAD bytes: a
-					 * truncated and rewritten file shows other ones */
 	size_t		 id;		/* the owner's index for this source */
-	size_t		 nhosts;
 	enum source_kind kind;
 	int		 rank;		/* from the layout, -1 */
 	int		 node;		/* node index from the layout, -1 */
 	int		 nproc;		/* processes per node, 0 */
 	int		 failed;	/* why it cannot be read now (noted): an errno
 					 * value, SOURCE_NOT_REGULAR; 0: it can */
-	uint32_t	 line_max;	/* SOURCE_LINE_MAX (less in tests) */
-	uint32_t	 headlen;	/* <= SOURCE_HEAD */
 	/* a stream's: its pipe (0 for standard input; -1 once closed), the
 	 * command's process (0: none) and how it ended; and the spool, an
 	 * unlinked file in $TMPDIR that keeps what was read so that the

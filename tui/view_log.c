@@ -186,8 +186,9 @@ load(struct tui *t, struct logview *lv)
 		    SOURCE_IS_STREAM(orig) ? SOURCE_LOG : orig->kind, orig->rank, orig->node,
 		    orig->nproc);
 		ols = orig->rd != NULL ? &orig->rd->ls : NULL;	/* NULL: retired */
+		/* (an anchor not dated is the file's mtime, read with it) */
 		s->rd->ls.anchor = ols != NULL && (ols->anchor_dated || SOURCE_IS_STREAM(orig)) ?
-		    ols->anchor : orig->mtime;
+		    ols->anchor : 0;
 		s->rd->ls.anchor_dated = ols != NULL && ols->anchor_dated;
 		c.ls = s->rd->ls;
 		c.src = (uint32_t)i;
