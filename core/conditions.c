@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +14,12 @@
 
 /* --- conditions ------------------------------------------------------- */
 
+/* (32 bytes: a condition over 131,072 ranks sorts as many, twice over) */
 struct tuple {
 	const char	*group;
 	const char	*value;
-	int		 rank;
-	size_t		 order;
+	int32_t		 rank;
+	uint32_t	 order;		/* an event's or row's arrival order */
 	double		 num;
 };
 
@@ -47,7 +49,8 @@ static void
 tuples_sort(const struct incident *in, struct tuple *t, size_t n)
 {
 	const char *g[SORT_GROUPS], *sorted[SORT_GROUPS];
-	size_t ng = 0, i, j, *cnt = NULL, *k = NULL, nb;
+	size_t ng = 0, i, j, *cnt = NULL, nb;
+	uint32_t *k = NULL;
 	unsigned char *gi = NULL, grank[SORT_GROUPS];
 	struct tuple *tmp = NULL;
 
