@@ -135,6 +135,7 @@ struct peeled {
 	int	tee_local;	/* [defaultN]: */
 	int	tee_global;	/* [N]: template with ${rank} */
 	long	pid;		/* Ray's (... pid=N ...) */
+	int	group;		/* vLLM's (Worker_TPn pid=N): a tensor-parallel rank */
 	const char *host;	/* pdsh "host: ", a pod's "name: " */
 	size_t	hostlen;
 	int	no_host;	/* after a header: "10.0.0.2: refused" is text */
@@ -257,6 +258,34 @@ mpi_tag(const char *p, size_t n, size_t d, struct peeled *pl)
 	return i;
 }
 
+/* vLLM's worker process names "Worker_DP1_PP0_TP3_EP7 " (p[0..n), after
+ * "Worker_"): each group the worker is in, with its rank in it. The
+ * tensor-parallel rank is the worker's rank when it is in no other group
+ * but rank 0 of each (an expert-parallel rank follows from the others);
+ * else -1, as for a name without one. */
+static int
+worker_tp(const char *p, size_t n)
+{
+	size_t i = 0, a, d;
+	long v;
+	int tp = -1;
+
+	while (i < n && p[i] != ' ') {
+		for (a = i; i < n && p[i] >= 'A' && p[i] <= 'Z'; i++)
+			;
+		if (i == a || (d = number(p + i, n - i, 6, &v)) == 0)
+			return -1;
+		if (i - a == 2 && memcmp(p + a, "TP", 2) == 0)
+			tp = (int)v;
+		else if ((i - a != 2 || memcmp(p + a, "EP", 2) != 0) && v != 0)
+			return -1;
+		i += d;
+		if (i < n && p[i] == '_')
+			i++;
+	}
+	return tp;
+}
+
 /* One launcher prefix at p; returns its length or 0. */
 static size_t
 peel_one(const char *p, size_t n, struct peeled *pl)
@@ -357,6 +386,8 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			return 0;
 		if (number(q + 4, (size_t)(e - q - 4), 10, &w) != 0)
 			pl->pid = w;
+		if (starts(p + 1, (size_t)(e - p - 1), "Worker_"))
+			pl->group = worker_tp(p + 8, (size_t)(q - p - 8));
 		for (q = p; q + 5 < e; q++)
 			if (memcmp(q, "rank=", 5) == 0 &&
 			    number(q + 5, (size_t)(e - q - 5), 7, &v) != 0) {
@@ -983,7 +1014,7 @@ nproc_line(struct linestate *st, const char *p, size_t n)
 void
 line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 {
-	struct peeled pl = { -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
+	struct peeled pl = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
 	struct header h;
 	const char *p = raw;
 	size_t n = len, l;
@@ -1053,7 +1084,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	/* A leading space before a prefix (" [rank3]:[E...") */
 	if (n > 8 && p[0] == ' ') {
 		size_t j = 1;
-		struct peeled tmp = { -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
+		struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
 
 		while (j < n && j < 8 && p[j] == ' ')
 			j++;
@@ -1082,7 +1113,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		while ((b = memchr(b, ']', (size_t)(p + n - b))) != NULL && p + n - b > 8) {
 			const char *q = ++b;
 			size_t off = (size_t)(q - p);
-			struct peeled tmp = { -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
+			struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
 			struct header th;
 
 			if (*q != '[')
@@ -1241,8 +1272,8 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		st->sum_state = 0;
 	if (st->file_rank >= 0)
 		set_rank(out, st->file_rank, RANK_FILE);
-	if (out->rank < 0 && h.group_rank >= 0) {
-		set_rank(out, h.group_rank, RANK_GROUP);
+	if (out->rank < 0 && (h.group_rank >= 0 || pl.group >= 0)) {
+		set_rank(out, h.group_rank >= 0 ? h.group_rank : pl.group, RANK_GROUP);
 		st->group_ranked++;
 	}
 	if (out->rank < 0 && (g = group_rank(p, n)) >= 0) {

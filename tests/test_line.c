@@ -455,6 +455,23 @@ test_vllm_and_sglang_headers(void **state)
 	assert_int_equal(c.mon, 7);
 	assert_int_equal(c.mday, 23);
 	assert_int_equal(c.min, 34);
+	/* vLLM V1's worker names: the tensor-parallel rank, when the worker
+	 * is rank 0 of every other group (a group rank, as sglang's) */
+	parse("(Worker_TP6 pid=7301) ERROR 11-02 08:15:44 [multiproc_executor.py:611] x");
+	assert_int_equal(ln.rank, 6);
+	assert_int_equal(ln.rank_from, RANK_GROUP);
+	assert_int_equal(ln.pid, 7301);
+	assert_int_equal(ln.sev, 'E');
+	msg_is("x");
+	parse("(Worker_DP0_PP0_TP2_EP2 pid=88) INFO 11-02 08:15:44 [gpu_worker.py:99] x");
+	assert_int_equal(ln.rank, 2);
+	parse("(Worker_PP1_TP3 pid=88) INFO 11-02 08:15:44 [gpu_worker.py:99] x");
+	assert_int_equal(ln.rank, -1);	/* rank 3 of the second stage: PP x TP unknown */
+	parse("(Worker_DP2_TP0 pid=88) INFO 11-02 08:15:44 [gpu_worker.py:99] x");
+	assert_int_equal(ln.rank, -1);
+	parse("(Worker_TPx pid=88) INFO 11-02 08:15:44 [gpu_worker.py:99] x");
+	assert_int_equal(ln.rank, -1);
+	assert_int_equal(ln.pid, 88);
 	parse("[2025-03-25 14:34:11 TP10] Scheduler hit an exception: x");
 	assert_int_equal(ln.rank, 10);
 	assert_int_equal(ln.rank_from, RANK_GROUP);
