@@ -1105,7 +1105,8 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	}
 	if (n > 12 && p[0] != '[') {
 		/* A record glued after other output with no newline between:
-		 * "...it/s][rank2]:[E1229 ..." after a progress bar, or
+		 * "...it/s][rank2]:[E1229 ..." (or torchrun --tee's
+		 * "...it/s][default2]:[E ...") after a progress bar, or
 		 * "...samples=2.5e+7][E ProcessGroupNCCL.cpp:458] [Rank 0] ..."
 		 * after a logger's text. Look at each "][" (few per line). */
 		const char *b = p;
@@ -1118,8 +1119,9 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 
 			if (*q != '[')
 				continue;
-			if (memcmp(q, "[rank", 5) == 0 && (l = peel_one(q, n - off, &tmp)) != 0 &&
-			    tmp.prefix_rank >= 0 && l < n - off && q[l] == '[') {
+			if ((memcmp(q, "[rank", 5) == 0 || memcmp(q, "[default", 8) == 0) &&
+			    (l = peel_one(q, n - off, &tmp)) != 0 &&
+			    (tmp.prefix_rank >= 0 || tmp.tee_local >= 0) && l < n - off && q[l] == '[') {
 				pl = tmp;
 				p = q + l;
 				n -= off + l;

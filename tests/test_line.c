@@ -201,6 +201,12 @@ test_glued_after_progress_bar(void **state)
 	assert_int_equal(ln.rank, 2);
 	assert_true(ln.flags & LINE_GLUED);
 	msg_is("stuck");
+	/* torchrun --tee's prefix, glued after another local rank's bar */
+	parse("[default0]:Packing:  41%|####1     | 4100/10000 [00:51<01:14, 79.40 ex/s]"
+	    "[default3]:[E ProcessGroupNCCL.cpp:475] [Rank 3] stuck");
+	assert_int_equal(ln.rank, 3);
+	assert_true(ln.flags & LINE_GLUED);
+	msg_is("[Rank 3] stuck");
 	parse("\r 10%|#| 1/10\r 20%|##| 2/10\r[rank1]: Traceback (most recent call last):");
 	assert_int_equal(ln.rank, 1);
 	msg_is("Traceback (most recent call last):");
