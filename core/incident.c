@@ -166,11 +166,12 @@ incident_free(struct incident *in)
 	if (in == NULL)
 		return;
 	analysis_release(&in->an);
-	for (i = 0; i < in->rank_n; i++) {
+	for (i = 0; i < in->rank_n; i++)
 		rankstate_release(in->rank_v[i]);
-		free(in->rank_v[i]);
-	}
 	free(in->rank_v);
+	for (i = 0; i < in->nrank_blocks; i++)
+		free(in->rank_blocks[i]);
+	free(in->rank_blocks);
 	imap_release(&in->rank_at);
 	free(in->dense);
 	strset_release(&in->hosts);
@@ -238,7 +239,14 @@ incident_rank_slot(struct incident *in, int rank)
 		return &in->unattributed;
 	if ((rs = incident_rank(in, rank)) != NULL)
 		return rs;
-	rs = xcalloc(1, sizeof *rs);
+	if (in->rank_n % INCIDENT_RANK_BLOCK == 0) {
+		in->rank_blocks = xrealloc(in->rank_blocks,
+		    (in->nrank_blocks + 1) * sizeof *in->rank_blocks);
+		/* (176 KiB, zero pages from the kernel: a run of 8 ranks
+		 * touches one of them) */
+		in->rank_blocks[in->nrank_blocks++] = xcalloc(INCIDENT_RANK_BLOCK, sizeof *rs);
+	}
+	rs = &in->rank_blocks[in->nrank_blocks - 1][in->rank_n % INCIDENT_RANK_BLOCK];
 	rs->rank = rank;
 	rs->step = -1;
 	rs->pid = -1;

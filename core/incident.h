@@ -20,6 +20,7 @@
 #include "rulebook.h"
 
 #define INCIDENT_MAX_RANK	(1 << 20)
+#define INCIDENT_RANK_BLOCK	1024
 #define INCIDENT_KEEP		3	/* events kept per rank and signature, plus the last */
 #define INCIDENT_KEEP_ROUTINE	1	/* ... for progress and context lines (their
 					 * numbers are in numstats), plus the last */
@@ -147,6 +148,11 @@ struct incident {
 	 * an analysis pass's per-rank arrays are indexed like it (by k). */
 	struct rankstate	**rank_v;
 	size_t			  rank_n, rank_cap;
+	/* ... whose states are made INCIDENT_RANK_BLOCK at a time (in order
+	 * of arrival; none goes before the incident): a run of 131,072
+	 * ranks is 128 allocations, not 131,072 */
+	struct rankstate	**rank_blocks;
+	size_t			  nrank_blocks;
 	struct imap		  rank_at;	/* rank -> index in rank_v */
 	/* ... and the same for the ranks below ndense, by array: the ranks a
 	 * run shows are mostly 0 to its size, looked up on every line */
