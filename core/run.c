@@ -31,7 +31,7 @@
 
 struct pending {
 	struct event_ref *v;	/* at most PENDING_MAX */
-	size_t		  n, cap;
+	uint32_t	  n, cap;	/* (16 bytes: one a source, and a run may have 100,000) */
 };
 
 static void
@@ -78,7 +78,10 @@ apply_event(struct run *r, struct source *src, struct event *ev)
 			memmove(p->v, p->v + 1, (PENDING_MAX - 1) * sizeof *p->v);
 			p->n--;
 		}
-		XGROW(p->v, p->cap, p->n + 1);
+		if (p->n == p->cap) {
+			p->cap = p->cap ? 2 * p->cap : 1;
+			p->v = xrealloc(p->v, p->cap * sizeof *p->v);
+		}
 		p->v[p->n++] = incident_event_ref(r->incident, ev);
 	}
 }
