@@ -50,9 +50,8 @@ tuples_sort(const struct incident *in, struct tuple *t, size_t n)
 {
 	const char *g[SORT_GROUPS], *sorted[SORT_GROUPS];
 	size_t ng = 0, i, j, *cnt = NULL, nb;
-	uint32_t *k = NULL;
+	uint32_t *k = NULL, *p1, *p2;
 	unsigned char *gi = NULL, grank[SORT_GROUPS];
-	struct tuple *tmp = NULL;
 
 	if (n < 64)
 		goto slow;
@@ -79,49 +78,61 @@ tuples_sort(const struct incident *in, struct tuple *t, size_t n)
 		for (i = 0; i < ng; i++)
 			if (sorted[i] == g[j])
 				grank[j] = (unsigned char)i;
-	/* by rank (rank_v is in rank order: k is the rank's place), stable */
+	/* by rank (rank_v is in rank order: k is the rank's place), then by
+	 * group, both stable: as a permutation of the tuples' places (p1,
+	 * then p2 in k's room), not as copies of them */
 	nb = in->rank_n + 1;
 	cnt = xcalloc((nb > SORT_GROUPS ? nb : SORT_GROUPS) + 1, sizeof *cnt);
-	tmp = xmalloc(n * sizeof *tmp);
+	p1 = xmalloc(n * sizeof *p1);
 	for (i = 0; i < n; i++)
 		cnt[k[i] + 1]++;
 	for (i = 1; i <= nb; i++)
 		cnt[i] += cnt[i - 1];
-	{
-		unsigned char *gi2 = xmalloc(n);
-
-		for (i = 0; i < n; i++) {
-			size_t at = cnt[k[i]]++;
-
-			tmp[at] = t[i];
-			gi2[at] = grank[gi[i]];
-		}
-		memcpy(gi, gi2, n);
-		free(gi2);
-	}
-	/* then by group, stable; k[] now holds each place's group */
+	for (i = 0; i < n; i++)
+		p1[cnt[k[i]]++] = (uint32_t)i;
 	memset(cnt, 0, (SORT_GROUPS + 1) * sizeof *cnt);
 	for (i = 0; i < n; i++)
-		cnt[gi[i] + 1]++;
+		cnt[grank[gi[i]] + 1]++;
 	for (i = 1; i <= SORT_GROUPS; i++)
 		cnt[i] += cnt[i - 1];
+	p2 = k;
+	for (j = 0; j < n; j++)
+		p2[cnt[grank[gi[p1[j]]]]++] = p1[j];
+	/* gi[] now holds each place's group; the tuple of place j is the one
+	 * of place p2[j], moved a cycle at a time */
+	for (j = 0; j < n; j++)
+		p1[j] = grank[gi[p2[j]]];
+	for (j = 0; j < n; j++)
+		gi[j] = (unsigned char)p1[j];
 	for (i = 0; i < n; i++) {
-		size_t at = cnt[gi[i]]++;
+		struct tuple x;
+		size_t cur = i, from;
 
-		t[at] = tmp[i];
-		k[at] = gi[i];
+		if (p2[i] == UINT32_MAX || p2[i] == i)
+			continue;
+		x = t[i];
+		for (;;) {
+			from = p2[cur];
+			p2[cur] = UINT32_MAX;
+			if (from == i) {
+				t[cur] = x;
+				break;
+			}
+			t[cur] = t[from];
+			cur = from;
+		}
 	}
 	/* a rank's tuples of one group by arrival: a few, nearly in order */
 	for (i = 1; i < n; i++) {
 		struct tuple x = t[i];
 
-		for (j = i; j > 0 && k[j - 1] == k[i] && t[j - 1].rank == x.rank &&
+		for (j = i; j > 0 && gi[j - 1] == gi[i] && t[j - 1].rank == x.rank &&
 		    t[j - 1].order > x.order; j--)
 			t[j] = t[j - 1];
 		t[j] = x;
 	}
 	free(cnt);
-	free(tmp);
+	free(p1);
 	free(k);
 	free(gi);
 	return;

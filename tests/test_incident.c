@@ -244,6 +244,47 @@ test_differs_behind_and_outlier(void **state)
 	tu_rmdir(dir);
 }
 
+/* A condition over more ranks than the sort's quick way needs (64
+ * tuples): each rank's latest value of a group is its value, in arrival
+ * order however the ranks' lines come. */
+static void
+test_differs_over_many_ranks(void **state)
+{
+	char *dir = tu_tmpdir();
+	struct run *r;
+	const struct analysis *an;
+	int k, seen = 0;
+	char t[96];
+
+	(void)state;
+	for (k = 0; k < 150; k++) {
+		/* ranks 100 and up print a line of another group first, so
+		 * that the groups' lines interleave as they arrive */
+		if (k >= 100)
+			tu_say(dir, k, 29, 0, "collective timed out: seq=13 numel=8");
+		/* rank 137's latest value differs, rank 120's first one only */
+		snprintf(t, sizeof t, "collective timed out: seq=12 numel=%d", k == 120 ? 99 : 100);
+		tu_say(dir, k, 30, 0, t);
+		snprintf(t, sizeof t, "collective timed out: seq=12 numel=%d", k == 137 ? 99 : 100);
+		tu_say(dir, k, 31, 0, t);
+	}
+	an = analyse(&r, dir);
+	for (k = 0; k < (int)an->nconds; k++) {
+		const struct condresult *c = &an->conds[k];
+
+		if (strcmp(c->cond->id, "numel") != 0)
+			continue;
+		assert_true(c->met);
+		assert_int_equal(c->nblamed, 1);
+		assert_int_equal(c->blamed[0], 137);
+		assert_non_null(strstr(c->detail, "99 on rank 137"));
+		seen++;
+	}
+	assert_int_equal(seen, 1);
+	run_free(r);
+	tu_rmdir(dir);
+}
+
 static void
 test_healthy_and_required_condition(void **state)
 {
@@ -485,6 +526,7 @@ main(void)
 		cmocka_unit_test(test_tie_prefers_specific_failure),
 		cmocka_unit_test(test_hang_silent_rank_is_suspect),
 		cmocka_unit_test(test_differs_behind_and_outlier),
+		cmocka_unit_test(test_differs_over_many_ranks),
 		cmocka_unit_test(test_healthy_and_required_condition),
 		cmocka_unit_test(test_incremental_equals_batch),
 		cmocka_unit_test(test_kept_events),
