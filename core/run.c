@@ -391,7 +391,7 @@ source_done(struct run *r, struct source *s, int final)
 static int
 never_read(const struct source *s)
 {
-	return s->failed && s->ino == 0;
+	return s->failed && !s->opened;
 }
 
 /* What the incident must know of the sources that could not be read. */
@@ -461,8 +461,8 @@ run_follow(struct run *r)
 	size_t i;
 
 	for (i = 0; i < r->nsources; i++)
-		if (SOURCE_IS_STREAM(r->sources[i]) && r->sources[i]->fd >= 0)
-			stream_nonblock(r->sources[i]->fd);
+		if (SOURCE_IS_STREAM(r->sources[i]) && r->sources[i]->st->fd >= 0)
+			stream_nonblock(r->sources[i]->st->fd);
 }
 
 size_t
@@ -472,8 +472,8 @@ run_stream_fds(const struct run *r, int *fds, size_t max)
 
 	for (i = 0; i < r->nsources && n < max; i++)
 		if (SOURCE_IS_STREAM(r->sources[i]) && !r->sources[i]->done &&
-		    r->sources[i]->fd >= 0)
-			fds[n++] = r->sources[i]->fd;
+		    r->sources[i]->st->fd >= 0)
+			fds[n++] = r->sources[i]->st->fd;
 	return n;
 }
 
@@ -506,17 +506,20 @@ already_read(struct run *r, struct source *s)
 		const struct source *o = r->sources[i];
 		uint64_t done;
 
+		if (o->rd == NULL)	/* retired: a report's, which finds no file anew */
+			continue;
 		/* its old name may not have noticed the rotation yet */
-		if (o->ino != 0 && o->ino == sb.st_ino && o->dev == sb.st_dev)
+		if (o->rd->ino != 0 && o->rd->ino == sb.st_ino && o->rd->dev == sb.st_dev)
 			done = o->offset;
-		else if (o->rd != NULL && o->rd->prev_ino != 0 && o->rd->prev_ino == sb.st_ino &&
+		else if (o->rd->prev_ino != 0 && o->rd->prev_ino == sb.st_ino &&
 		    o->rd->prev_dev == sb.st_dev)
 			done = o->rd->prev_offset;
 		else
 			continue;
 		s->offset = done;	/* whole lines: a line's start */
-		s->dev = sb.st_dev;
-		s->ino = sb.st_ino;
+		s->rd->dev = sb.st_dev;
+		s->rd->ino = sb.st_ino;
+		s->opened = 1;
 		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
 		    "is %s, rotated; reading only what was added to it", o->name);
 		return;

@@ -104,8 +104,8 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	 * every rank, and reading it back would open every file again (on
 	 * NFS, a wait each). Every other event reads its line back. */
 	const struct source *src = fc->src;
-	int readable = src->kind == SOURCE_LOG || (SOURCE_IS_STREAM(src) && src->spool_fd >= 0 &&
-	    !src->spool_full);
+	int readable = src->kind == SOURCE_LOG || (SOURCE_IS_STREAM(src) && src->st->spool_fd >= 0 &&
+	    !src->st->spool_full);
 	int keep = !fc->inplace || !readable ||
 	    (sig->role != ROLE_PROGRESS && sig->role != ROLE_CONTEXT &&
 	    source_first_of_rank(fc->src, ln->rank));

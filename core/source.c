@@ -44,8 +44,11 @@ source_new(const char *path, const char *name, enum source_kind kind,
 	src->rd->line_max = SOURCE_LINE_MAX;
 	linestate_init(&src->rd->ls, rank, node, 0);
 	src->rd->ls.nproc = nproc;
-	src->fd = kind == SOURCE_STDIN ? 0 : -1;
-	src->spool_fd = -1;
+	if (kind == SOURCE_STDIN || kind == SOURCE_CMD) {
+		src->st = xcalloc(1, sizeof *src->st);
+		src->st->fd = kind == SOURCE_STDIN ? 0 : -1;
+		src->st->spool_fd = -1;
+	}
 	envstate_init(&src->rd->env);
 	return src;
 }
@@ -62,7 +65,7 @@ source_new_stream(const char *cmd, int rank, const char *spool_dir, struct notes
 	 * twelve months (what a file's mtime says for a file) */
 	stamp_from_epoch((int64_t)time(NULL), 0, &now);
 	src->rd->ls.anchor = now.sec;
-	if (cmd != NULL && (src->fd = stream_spawn(cmd, &src->child, &why)) < 0) {
+	if (cmd != NULL && (src->st->fd = stream_spawn(cmd, &src->st->child, &why)) < 0) {
 		notes_add(ns, NOTE_ERROR, src->name, 0, 0, "%s", why);
 		free(why);
 		src->failed = EIO;
@@ -80,7 +83,7 @@ source_spool(struct source *src, const char *dir, struct notes *ns)
 
 	/* unlinked at once, and read again through /proc/self/fd: nothing
 	 * is left behind, however rankwatch ends */
-	if ((src->spool_fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+	if ((src->st->spool_fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
 		notes_add(ns, NOTE_WARN, src->name, 0, 0, "cannot keep a copy in %s (%s): "
 		    "its lines cannot be shown again", dir, strerror(errno));
 		free(tmp);
@@ -88,8 +91,8 @@ source_spool(struct source *src, const char *dir, struct notes *ns)
 	}
 	unlink(tmp);
 	free(tmp);
-	src->spool = xasprintf("/proc/self/fd/%d", src->spool_fd);
-	src->where.path = src->spool;
+	src->st->spool = xasprintf("/proc/self/fd/%d", src->st->spool_fd);
+	src->where.path = src->st->spool;
 }
 
 const char *
@@ -105,14 +108,14 @@ spool(struct source *src, const char *p, size_t n, struct notes *ns)
 	ssize_t w;
 
 	while (n > 0) {
-		if ((w = write(src->spool_fd, p, n)) < 0 && errno == EINTR)
+		if ((w = write(src->st->spool_fd, p, n)) < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
 			notes_add(ns, NOTE_WARN, src->name, 0, 0, "cannot keep a copy in %s (%s): "
-			    "what follows cannot be shown again", src->spool,
+			    "what follows cannot be shown again", src->st->spool,
 			    w < 0 ? strerror(errno) : "short write");
 			/* what was kept stays readable: events point at it */
-			src->spool_full = 1;
+			src->st->spool_full = 1;
 			return;
 		}
 		p += w;
@@ -129,18 +132,18 @@ stream_end(struct source *src, struct notes *ns)
 	src->done = 1;
 	if (src->kind != SOURCE_CMD)
 		return;
-	if (src->fd >= 0)
-		close(src->fd);
-	src->fd = -1;
+	if (src->st->fd >= 0)
+		close(src->st->fd);
+	src->st->fd = -1;
 	/* a command that failed says so (kubectl: no such pod); one that
 	 * ended well is what a finished job's log does, and not noted */
-	if (src->child > 0 && stream_wait(src->child, &src->status, 200)) {
-		src->ended = 1;
-		if (!WIFEXITED(src->status) || WEXITSTATUS(src->status) != 0) {
+	if (src->st->child > 0 && stream_wait(src->st->child, &src->st->status, 200)) {
+		src->st->ended = 1;
+		if (!WIFEXITED(src->st->status) || WEXITSTATUS(src->st->status) != 0) {
 			/* its output is no log to judge (kubectl: no such pod) */
 			notes_add(ns, NOTE_WARN, src->name, 0, 0, "the command %s: what it printed "
 			    "is read, but its log is not judged healthy",
-			    stream_status(src->status, b, sizeof b));
+			    stream_status(src->st->status, b, sizeof b));
 			src->failed = SOURCE_CMD_FAILED;
 		}
 	}
@@ -191,13 +194,16 @@ source_free(struct source *src)
 	if (src == NULL)
 		return;
 	source_retire(src);
-	if (src->kind == SOURCE_CMD && src->fd >= 0)
-		close(src->fd);
-	if (src->child > 0 && !src->ended)
-		stream_stop(src->child);
-	if (src->spool_fd >= 0)
-		close(src->spool_fd);
-	free(src->spool);
+	if (src->st != NULL) {
+		if (src->kind == SOURCE_CMD && src->st->fd >= 0)
+			close(src->st->fd);
+		if (src->st->child > 0 && !src->st->ended)
+			stream_stop(src->st->child);
+		if (src->st->spool_fd >= 0)
+			close(src->st->spool_fd);
+		free(src->st->spool);
+		free(src->st);
+	}
 	free(src);
 }
 
@@ -587,14 +593,14 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		return 0;
 	/* Unchanged since the last read (same file, same size, same mtime):
 	 * a stat is cheaper than an open, for polling thousands of files. */
-	if (src->kind == SOURCE_LOG && src->ino != 0 && stat(src->path, &sb) == 0 &&
-	    sb.st_ino == src->ino && sb.st_dev == src->dev &&
+	if (src->kind == SOURCE_LOG && src->rd->ino != 0 && stat(src->path, &sb) == 0 &&
+	    sb.st_ino == src->rd->ino && sb.st_dev == src->rd->dev &&
 	    (uint64_t)sb.st_size == src->offset + src->rd->carrylen &&
 	    (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec == src->rd->mtime_ns &&
 	    !src->rd->skipping)
 		return 0;
 	if (SOURCE_IS_STREAM(src))
-		fd = src->fd;
+		fd = src->st->fd;
 	else if ((fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0) {
 		failure(src, ns, errno, "cannot open");
 		return -1;
@@ -613,10 +619,10 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			notes_add(ns, NOTE_INFO, src->name, 0, 0, "readable again");
 			src->failed = 0;
 		}
-		if (src->ino != 0 && (sb.st_ino != src->ino || sb.st_dev != src->dev)) {
+		if (src->rd->ino != 0 && (sb.st_ino != src->rd->ino || sb.st_dev != src->rd->dev)) {
 			/* the file read so far may live on under another name */
-			src->rd->prev_dev = src->dev;
-			src->rd->prev_ino = src->ino;
+			src->rd->prev_dev = src->rd->dev;
+			src->rd->prev_ino = src->rd->ino;
 			src->rd->prev_offset = src->offset;
 			restart(src, ns, "replaced by a new file (rotation); reading it from the top");
 		}
@@ -625,8 +631,9 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			/* copytruncate: shorter now, or emptied and written past
 			 * where we were (then its first bytes differ) */
 			restart(src, ns, "truncated; reading it again from the top");
-		src->dev = sb.st_dev;
-		src->ino = sb.st_ino;
+		src->rd->dev = sb.st_dev;
+		src->rd->ino = sb.st_ino;
+		src->opened = 1;
 		src->rd->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
 		if (src->offset == 0 && src->lineno == 0 && !src->rd->ls.anchor_dated)
 			src->rd->ls.anchor = local_mtime(&sb);
@@ -686,7 +693,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		}
 		total += r;
 		src->bytes += (uint64_t)r;
-		if (src->spool_fd >= 0 && !src->spool_full)
+		if (src->st != NULL && src->st->spool_fd >= 0 && !src->st->spool_full)
 			spool(src, buf, (size_t)r, ns);
 		if (src->rd->chunk_fn != NULL)
 			src->rd->chunk_fn(arg, src, buf, (size_t)r);

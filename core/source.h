@@ -67,6 +67,8 @@ struct srcread {
 	 * before its lines are handed on, with the line function's arg */
 	void		(*chunk_fn)(void *arg, struct source *src, const char *p,
 			    size_t n);
+	dev_t		 dev;		/* the file read (0, 0: none yet) */
+	ino_t		 ino;
 	dev_t		 prev_dev;	/* the file it was before a rotation, */
 	ino_t		 prev_ino;	/* and how far that was read */
 	uint64_t	 prev_offset;
@@ -77,15 +79,28 @@ struct srcread {
 	uint32_t	 headlen;	/* <= SOURCE_HEAD */
 };
 
+/* A stream's: its pipe (0 for standard input; -1 once closed), the
+ * command's process (0: none) and how it ended; and the spool, an
+ * unlinked file in $TMPDIR that keeps what was read so that the console
+ * can show it again, by its /proc/self/fd name (NULL: none). A file has
+ * none of these (a run may have 100,000 files). */
+struct srcstream {
+	char		*spool;
+	int		 fd;
+	pid_t		 child;
+	int		 status;	/* ... its wait status, once ended */
+	int		 spool_fd;
+	unsigned char	 ended;		/* the command was reaped */
+	unsigned char	 spool_full;	/* a write failed: what follows is not kept */
+};
+
 struct source {
 	/* (pointers, then 64-, 32- and 8-bit fields: a run may have 100,000) */
 	char		*path;		/* to open */
 	char		*name;		/* to show: relative to the run */
 	struct event_where where;	/* its events': name, and path or spool */
 	struct srcread	*rd;		/* NULL once retired */
-	char		*spool;		/* a stream's spool (below) */
-	dev_t		 dev;
-	ino_t		 ino;
+	struct srcstream *st;		/* a stream's (below); NULL for a file */
 	uint64_t	 offset;	/* bytes consumed, complete lines only */
 	uint64_t	 bytes;		/* bytes read in all */
 	unsigned long	 lineno;	/* lines consumed */
@@ -97,17 +112,8 @@ struct source {
 	int		 nproc;		/* processes per node, 0 */
 	int		 failed;	/* why it cannot be read now (noted): an errno
 					 * value, SOURCE_NOT_REGULAR; 0: it can */
-	/* a stream's: its pipe (0 for standard input; -1 once closed), the
-	 * command's process (0: none) and how it ended; and the spool, an
-	 * unlinked file in $TMPDIR that keeps what was read so that the
-	 * console can show it again, by its /proc/self/fd name (NULL: none) */
-	int		 fd;
-	pid_t		 child;
-	int		 status;	/* ... its wait status, once ended */
-	int		 spool_fd;
-	unsigned char	 ended;		/* the command was reaped */
-	unsigned char	 spool_full;	/* a write failed: what follows is not kept */
 	unsigned char	 binary;	/* skipped as binary */
+	unsigned char	 opened;	/* a file that was opened once (rd->ino) */
 	unsigned char	 done;		/* read once and nothing can follow (stdin EOF, error.json) */
 	unsigned char	 anchor_tried;	/* its head was looked at for a year anchor */
 	unsigned char	 head_dated;	/* ... and had a dated line (head_anchor) */
