@@ -133,7 +133,13 @@ for r in range(512):
         if r == 400:
             f.write("[rank400]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
 PY
-start l 80 24 "'$many'"
+# read as from a network filesystem (bench/delayfs.c: 2 ms before each
+# open and read of these files), so that the loading lasts long enough to
+# be seen: these 115 MiB read from the page cache in a tenth of a second
+check "bench/delayfs.c builds" cc -O2 -shared -fPIC -o "$TMP/delayfs.so" \
+    "$top_srcdir/bench/delayfs.c" -ldl
+START_ENV="LD_PRELOAD=$TMP/delayfs.so DELAYFS_PREFIX=$many DELAYFS_US=2000 ASAN_OPTIONS=verify_asan_link_order=0" \
+    start l 80 24 "'$many'"
 i=0
 while [ $i -lt 100 ] && ! screen l | grep -q "READING"; do sleep 0.02; i=$((i + 1)); done
 screen l > "$TMP/loading.txt"
