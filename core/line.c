@@ -237,18 +237,16 @@ host_prefix(const char *p, size_t n, struct peeled *pl)
 	return 0;
 }
 
-/* Open MPI --tag-output "[jobid,rank]<stream>:", its jobid (d digits)
- * read: the prefix's length, or 0. */
+/* "]<stream>:" at p[i] ends a tag whose rank is v: the prefix's length,
+ * or 0. */
 static size_t
-mpi_tag(const char *p, size_t n, size_t d, struct peeled *pl)
+stream_tag(const char *p, size_t n, size_t i, long v, struct peeled *pl)
 {
-	size_t i = 2 + d;
-	long v;
 	const char *e;
 
-	if ((d = number(p + i, n - i, 7, &v)) == 0 || !starts(p + i + d, n - i - d, "]<"))
+	if (!starts(p + i, n - i, "]<"))
 		return 0;
-	e = memchr(p + i + d, '>', n - i - d);
+	e = memchr(p + i, '>', n - i < 16 ? n - i : 16);
 	if (e == NULL || e + 1 >= p + n || e[1] != ':')
 		return 0;
 	pl->label = (int)v;
@@ -256,6 +254,19 @@ mpi_tag(const char *p, size_t n, size_t d, struct peeled *pl)
 	if (i < n && p[i] == ' ')
 		i++;
 	return i;
+}
+
+/* Open MPI --tag-output "[jobid,rank]<stream>:", its jobid (d digits)
+ * read: the prefix's length, or 0. */
+static size_t
+mpi_tag(const char *p, size_t n, size_t d, struct peeled *pl)
+{
+	size_t i = 2 + d;
+	long v;
+
+	if ((d = number(p + i, n - i, 7, &v)) == 0)
+		return 0;
+	return stream_tag(p, n, i + d, v, pl);
 }
 
 /* vLLM's worker process names "Worker_DP1_PP0_TP3_EP7 " (p[0..n), after
@@ -338,6 +349,9 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 		/* Open MPI --tag-output [jobid,rank]<stream>: */
 		if (1 + d < n && p[1 + d] == ',')
 			return mpi_tag(p, n, d, pl);
+		/* horovodrun's own (Gloo) launcher: [rank]<stream>: */
+		if (d <= 7 && 1 + d < n && p[1 + d] == ']' && (i = stream_tag(p, n, 1 + d, v, pl)) != 0)
+			return i;
 		/* a ${rank} template [N]: followed by text ("[0]:" alone is the
 		 * failure summary) */
 		if (d <= 6 && starts(p + 1 + d, n - 1 - d, "]:") && 1 + d + 2 < n) {

@@ -71,6 +71,8 @@ test_number_limits(void **state)
 		{ "[80746] [rank3]:[W1218 20:27:21.426415540 a.cpp:1] x", 3, -1, -1 },
 		{ "[1,23]<stderr>: x", -2, 23, -1 },
 		{ "[12345678,2]<stdout>: y", -2, 2, -1 },
+		{ "[1234567]<stderr>: y", -2, 1234567, -1 },
+		{ "[12345678]<stderr>: y", -2, -1, -1 },
 		{ "gpu-a000:1234567890:42 [5] NCCL INFO x", -1, -1, 1234567890 },
 		{ "gpu-a000:12345678901:42 [5] NCCL INFO x", -1, -1, -1 },
 	};
@@ -173,6 +175,16 @@ test_slurm_label_mpi_ray(void **state)
 	parse("[1,5]<stderr>:mpi line");
 	assert_int_equal(ln.rank, 5);
 	msg_is("mpi line");
+	/* horovodrun's Gloo launcher: the rank alone */
+	parse("[3]<stderr>:RuntimeError: gloo line");
+	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.rank_from, RANK_LABEL);
+	msg_is("RuntimeError: gloo line");
+	parse("[12]<stdout>: step 10");
+	assert_int_equal(ln.rank, 12);
+	msg_is("step 10");
+	parse("[0]: the failure summary's own");	/* not a stream tag */
+	assert_int_equal(ln.label, -1);
 	parse("(worker1, rank=1, pid=27522, ip=10.105.0.4) [rank4]: [rank4]:   File \"x.py\"");
 	assert_int_equal(ln.rank, 4);
 	msg_is("  File \"x.py\"");
