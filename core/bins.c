@@ -11,12 +11,27 @@
 #define SLICE(p)	((p) >> 16)
 #define VALUE(p)	((p) & 0xffffu)
 
+/* The pairs of a list of cap cap. */
+static inline uint32_t *
+pairs_of(union bins_pairs *p, uint16_t cap)
+{
+	return cap ? p->v : p->in;
+}
+
+static inline const uint32_t *
+pairs_of_c(const union bins_pairs *p, uint16_t cap)
+{
+	return cap ? p->v : p->in;
+}
+
 void
 bins_release(struct bins *b)
 {
-	free(b->pairs);
+	if (b->cappairs)
+		free(b->pairs.v);
 	free(b->dense);
-	free(b->roles);
+	if (b->caproles)
+		free(b->roles.v);
 	memset(b, 0, sizeof *b);
 }
 
@@ -43,26 +58,36 @@ pair_at(const uint32_t *v, size_t n, size_t i)
 /* Add value (saturating) or, for or_bits, or it into slice i's pair;
  * returns 0 when a new pair would not fit within max. */
 static int
-pair_put(uint32_t **v, uint16_t *n, uint16_t *cap, size_t max, size_t i,
+pair_put(union bins_pairs *p, uint16_t *n, uint16_t *cap, size_t max, size_t i,
     unsigned value, int or_bits)
 {
-	size_t k = pair_at(*v, *n, i);
+	uint32_t *v = pairs_of(p, *cap);
+	size_t k = pair_at(v, *n, i);
 
-	if (k < *n && SLICE((*v)[k]) == i) {
-		unsigned x = VALUE((*v)[k]);
+	if (k < *n && SLICE(v[k]) == i) {
+		unsigned x = VALUE(v[k]);
 
 		x = or_bits ? x | value : (x + value > 0xffffu ? 0xffffu : x + value);
-		(*v)[k] = (uint32_t)(i << 16 | x);
+		v[k] = (uint32_t)(i << 16 | x);
 		return 1;
 	}
 	if (*n == max)
 		return 0;
-	if (*n == *cap) {
-		*cap = *cap ? (uint16_t)(*cap * 2) : 2;
-		*v = xrealloc(*v, *cap * sizeof **v);
+	if (*n == (*cap ? *cap : BINS_INLINE)) {
+		if (*cap == 0) {	/* out of the struct */
+			uint32_t *a = xmalloc(2 * BINS_INLINE * sizeof *a);
+
+			memcpy(a, p->in, sizeof p->in);
+			p->v = a;
+			*cap = 2 * BINS_INLINE;
+		} else {
+			*cap = (uint16_t)(*cap * 2);
+			p->v = xrealloc(p->v, *cap * sizeof *p->v);
+		}
+		v = p->v;
 	}
-	memmove(*v + k + 1, *v + k, (*n - k) * sizeof **v);
-	(*v)[k] = (uint32_t)(i << 16 | (value > 0xffffu ? 0xffffu : value));
+	memmove(v + k + 1, v + k, (*n - k) * sizeof *v);
+	v[k] = (uint32_t)(i << 16 | (value > 0xffffu ? 0xffffu : value));
 	(*n)++;
 	return 1;
 }
@@ -72,11 +97,14 @@ densify(struct bins *b)
 {
 	size_t k;
 
+	const uint32_t *v = pairs_of(&b->pairs, b->cappairs);
+
 	b->dense = xcalloc(TIMELINE_BINS, sizeof *b->dense);
 	for (k = 0; k < b->npairs; k++)
-		b->dense[SLICE(b->pairs[k])] = (uint16_t)VALUE(b->pairs[k]);
-	free(b->pairs);
-	b->pairs = NULL;
+		b->dense[SLICE(v[k])] = (uint16_t)VALUE(v[k]);
+	if (b->cappairs)
+		free(b->pairs.v);
+	memset(&b->pairs, 0, sizeof b->pairs);
 	b->npairs = b->cappairs = 0;
 }
 
@@ -111,26 +139,31 @@ bins_mark(struct bins *b, size_t i, unsigned roles)
 unsigned
 bins_count(const struct bins *b, size_t i)
 {
+	const uint32_t *v;
 	size_t k;
 
 	if (b->dense != NULL)
 		return b->dense[i];
-	k = pair_at(b->pairs, b->npairs, i);
-	return k < b->npairs && SLICE(b->pairs[k]) == i ? VALUE(b->pairs[k]) : 0;
+	v = pairs_of_c(&b->pairs, b->cappairs);
+	k = pair_at(v, b->npairs, i);
+	return k < b->npairs && SLICE(v[k]) == i ? VALUE(v[k]) : 0;
 }
 
 unsigned
 bins_roles(const struct bins *b, size_t i)
 {
-	size_t k = pair_at(b->roles, b->nroles, i);
+	const uint32_t *v = pairs_of_c(&b->roles, b->caproles);
+	size_t k = pair_at(v, b->nroles, i);
 
-	return k < b->nroles && SLICE(b->roles[k]) == i ? VALUE(b->roles[k]) : 0;
+	return k < b->nroles && SLICE(v[k]) == i ? VALUE(v[k]) : 0;
 }
 
 void
 bins_remap(struct bins *b, const uint8_t map[TIMELINE_BINS])
 {
 	struct bins old = *b;
+	const uint32_t *pv = pairs_of_c(&old.pairs, old.cappairs);
+	const uint32_t *rv = pairs_of_c(&old.roles, old.caproles);
 	size_t i, k;
 
 	memset(b, 0, sizeof *b);
@@ -140,8 +173,8 @@ bins_remap(struct bins *b, const uint8_t map[TIMELINE_BINS])
 				add_count(b, map[i], old.dense[i]);
 	} else
 		for (k = 0; k < old.npairs; k++)
-			add_count(b, map[SLICE(old.pairs[k])], VALUE(old.pairs[k]));
+			add_count(b, map[SLICE(pv[k])], VALUE(pv[k]));
 	for (k = 0; k < old.nroles; k++)
-		bins_mark(b, map[SLICE(old.roles[k])], VALUE(old.roles[k]));
+		bins_mark(b, map[SLICE(rv[k])], VALUE(rv[k]));
 	bins_release(&old);
 }

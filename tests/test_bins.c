@@ -27,7 +27,8 @@ test_sparse_then_dense(void **state)
 	for (i = 0; i < TIMELINE_BINS; i++)
 		bins_add(&b, i);
 	assert_non_null(b.dense);
-	assert_null(b.pairs);
+	assert_int_equal(b.npairs, 0);
+	assert_int_equal(b.cappairs, 0);	/* the pairs array is gone */
 	assert_int_equal(bins_count(&b, 3), 3);
 	assert_int_equal(bins_count(&b, 100), 2);
 	assert_int_equal(bins_count(&b, 255), 1);
@@ -85,6 +86,38 @@ test_roles_and_remap(void **state)
 	bins_release(&b);
 }
 
+/* The first BINS_INLINE pairs live in the struct; the third moves them
+ * to an array, in slice order, and a remap of inline pairs keeps them. */
+static void
+test_inline_pairs(void **state)
+{
+	struct bins b = { 0 };
+	uint8_t map[TIMELINE_BINS];
+	size_t i;
+
+	(void)state;
+	bins_mark(&b, 40, 1u << 1);
+	bins_mark(&b, 9, 1u << 2);
+	assert_int_equal(b.caproles, 0);	/* inline */
+	bins_mark(&b, 20, 1u << 3);
+	assert_true(b.caproles > 0);
+	assert_int_equal(bins_roles(&b, 9), 1u << 2);
+	assert_int_equal(bins_roles(&b, 20), 1u << 3);
+	assert_int_equal(bins_roles(&b, 40), 1u << 1);
+	bins_add_n(&b, 7, 3);
+	bins_add_n(&b, 2, 5);
+	assert_int_equal(b.cappairs, 0);
+	for (i = 0; i < TIMELINE_BINS; i++)
+		map[i] = (uint8_t)(TIMELINE_BINS - 1 - i);	/* reversed */
+	bins_remap(&b, map);
+	assert_int_equal(bins_count(&b, 253), 5);
+	assert_int_equal(bins_count(&b, 248), 3);
+	assert_int_equal(bins_count(&b, 2), 0);
+	assert_int_equal(bins_roles(&b, 246), 1u << 2);
+	assert_int_equal(bins_roles(&b, 215), 1u << 1);
+	bins_release(&b);
+}
+
 int
 main(void)
 {
@@ -92,6 +125,7 @@ main(void)
 		cmocka_unit_test(test_sparse_then_dense),
 		cmocka_unit_test(test_saturates),
 		cmocka_unit_test(test_roles_and_remap),
+		cmocka_unit_test(test_inline_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
