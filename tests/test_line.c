@@ -163,6 +163,17 @@ test_torchrun_tee_local_rank(void **state)
 static void
 test_slurm_label_mpi_ray(void **state)
 {
+	static const struct {
+		const char	*line;
+		int		 rank;
+		const char	*msg;
+	} tags[] = {
+		{ "[1,5]<stderr>:mpi line", 5, "mpi line" },
+		{ "[3]<stderr>:RuntimeError: gloo line", 3, "RuntimeError: gloo line" },
+		{ "[12]<stdout>: step 10", 12, "step 10" },
+	};
+	size_t i;
+
 	(void)state;
 	parse(" 9: [rank9]:[E618 12:13:01.1 x.cpp:1] m");	/* bad fraction: not a header */
 	assert_int_equal(ln.rank, 9);
@@ -172,17 +183,13 @@ test_slurm_label_mpi_ray(void **state)
 	msg_is("plain text");
 	parse("P1  12: het");
 	assert_int_equal(ln.rank, 12);
-	parse("[1,5]<stderr>:mpi line");
-	assert_int_equal(ln.rank, 5);
-	msg_is("mpi line");
-	/* horovodrun's Gloo launcher: the rank alone */
-	parse("[3]<stderr>:RuntimeError: gloo line");
-	assert_int_equal(ln.rank, 3);
-	assert_int_equal(ln.rank_from, RANK_LABEL);
-	msg_is("RuntimeError: gloo line");
-	parse("[12]<stdout>: step 10");
-	assert_int_equal(ln.rank, 12);
-	msg_is("step 10");
+	/* stream tags: Open MPI's [job,rank], horovodrun's (Gloo) [rank] */
+	for (i = 0; i < sizeof tags / sizeof *tags; i++) {
+		parse(tags[i].line);
+		assert_int_equal(ln.rank, tags[i].rank);
+		assert_int_equal(ln.rank_from, RANK_LABEL);
+		msg_is(tags[i].msg);
+	}
 	parse("[0]: the failure summary's own");	/* not a stream tag */
 	assert_int_equal(ln.label, -1);
 	parse("(worker1, rank=1, pid=27522, ip=10.105.0.4) [rank4]: [rank4]:   File \"x.py\"");
