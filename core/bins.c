@@ -95,9 +95,8 @@ pair_put(union bins_pairs *p, uint16_t *n, uint16_t *cap, size_t max, size_t i,
 static void
 densify(struct bins *b)
 {
+	const uint32_t *v = pairs_of_c(&b->pairs, b->cappairs);
 	size_t k;
-
-	const uint32_t *v = pairs_of(&b->pairs, b->cappairs);
 
 	b->dense = xcalloc(TIMELINE_BINS, sizeof *b->dense);
 	for (k = 0; k < b->npairs; k++)

@@ -98,12 +98,12 @@ tuples_sort(const struct incident *in, struct tuple *t, size_t n)
 	p2 = k;
 	for (j = 0; j < n; j++)
 		p2[cnt[grank[gi[p1[j]]]]++] = p1[j];
-	/* gi[] now holds each place's group; the tuple of place j is the one
-	 * of place p2[j], moved a cycle at a time */
-	for (j = 0; j < n; j++)
-		p1[j] = grank[gi[p2[j]]];
-	for (j = 0; j < n; j++)
-		gi[j] = (unsigned char)p1[j];
+	/* each group's places end where cnt now says: gi[] is made each
+	 * place's group; the tuple of place j is the one of place p2[j],
+	 * moved a cycle at a time */
+	for (i = j = 0; i < SORT_GROUPS; i++)
+		for (; j < cnt[i]; j++)
+			gi[j] = (unsigned char)i;
 	for (i = 0; i < n; i++) {
 		struct tuple x;
 		size_t cur = i, from;

@@ -148,9 +148,9 @@ struct incident {
 	 * an analysis pass's per-rank arrays are indexed like it (by k). */
 	struct rankstate	**rank_v;
 	size_t			  rank_n, rank_cap;
-	/* ... whose states are made INCIDENT_RANK_BLOCK at a time (in order
-	 * of arrival; none goes before the incident): a run of 131,072
-	 * ranks is 128 allocations, not 131,072 */
+	/* ... whose states are made INCIDENT_RANK_BLOCK at a time, in order
+	 * of arrival, and freed with the incident: a run of 131,072 ranks
+	 * is 128 allocations, not 131,072 */
 	struct rankstate	**rank_blocks;
 	size_t			  nrank_blocks;
 	struct imap		  rank_at;	/* rank -> index in rank_v */
