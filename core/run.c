@@ -230,7 +230,7 @@ cmd_pod_index(const struct rulebook *rb, struct source *s)
 			if (*q == '/')
 				p = q + 1;
 		if (e > p)
-			index = envelope_pod_index(rb->layouts, &s->rd->env, p, (size_t)(e - p));
+			index = envelope_pod_index(rb->layouts, &source_reader(s)->env, p, (size_t)(e - p));
 		p = e;
 	}
 	return index;
@@ -275,7 +275,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 		s->id = r->nsources;
 		r->sources[r->nsources++] = s;
 		if (i < PROBE_FILES && probe_anchor(s, r->buf, &a, &sample)) {
-			s->rd->ls.anchor = a;
+			source_reader(s)->ls.anchor = a;
 			s->rd->ls.anchor_dated = 1;
 			if (!have_run_anchor || a > run_anchor)
 				run_anchor = a;
@@ -294,7 +294,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 		if (r->sources[i]->kind == SOURCE_STDIN && opt != NULL && opt->spool_dir != NULL)
 			source_spool(r->sources[i], opt->spool_dir, &r->notes);
 	for (i = 0; i < r->nsources && i < PROBE_FILES; i++)
-		if (!r->sources[i]->rd->ls.anchor_dated && have_run_anchor) {
+		if (have_run_anchor && !source_reader(r->sources[i])->ls.anchor_dated) {
 			r->sources[i]->rd->ls.anchor = run_anchor;
 			r->sources[i]->rd->ls.anchor_dated = 1;
 		}
@@ -506,7 +506,8 @@ already_read(struct run *r, struct source *s)
 		const struct source *o = r->sources[i];
 		uint64_t done;
 
-		if (o->rd == NULL)	/* retired: a report's, which finds no file anew */
+		if (o->rd == NULL)	/* not read yet, or retired (a report's, which
+					 * finds no file anew) */
 			continue;
 		/* its old name may not have noticed the rotation yet */
 		if (o->rd->ino != 0 && o->rd->ino == sb.st_ino && o->rd->dev == sb.st_dev)
@@ -517,7 +518,7 @@ already_read(struct run *r, struct source *s)
 		else
 			continue;
 		s->offset = done;	/* whole lines: a line's start */
-		s->rd->dev = sb.st_dev;
+		source_reader(s)->dev = sb.st_dev;
 		s->rd->ino = sb.st_ino;
 		s->opened = 1;
 		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,

@@ -528,7 +528,7 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 	batch_clear(b);
 	b->src = src;
 	sc->b = b;
-	if (src->rd != NULL)	/* NULL: retired, nothing is read */
+	if (source_reader(src) != NULL)	/* NULL: retired, nothing is read */
 		src->rd->chunk_fn = on_chunk;
 	b->bytes = source_read_some(src, sc->buf, &b->notes, budget, &more, on_line, sc);
 	matcher_scan(sc->matcher, NULL, 0);	/* sc->buf will change */

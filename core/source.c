@@ -40,17 +40,25 @@ source_new(const char *path, const char *name, enum source_kind kind,
 	src->rank = rank;
 	src->node = node;
 	src->nproc = nproc;
-	src->rd = xcalloc(1, sizeof *src->rd);
-	src->rd->line_max = SOURCE_LINE_MAX;
-	linestate_init(&src->rd->ls, rank, node, 0);
-	src->rd->ls.nproc = nproc;
 	if (kind == SOURCE_STDIN || kind == SOURCE_CMD) {
 		src->st = xcalloc(1, sizeof *src->st);
 		src->st->fd = kind == SOURCE_STDIN ? 0 : -1;
 		src->st->spool_fd = -1;
 	}
-	envstate_init(&src->rd->env);
 	return src;
+}
+
+struct srcread *
+source_reader(struct source *src)
+{
+	if (src->rd != NULL || src->retired)
+		return src->rd;
+	src->rd = xcalloc(1, sizeof *src->rd);
+	src->rd->line_max = SOURCE_LINE_MAX;
+	linestate_init(&src->rd->ls, src->rank, src->node, 0);
+	src->rd->ls.nproc = src->nproc;
+	envstate_init(&src->rd->env);
+	return src->rd;
 }
 
 struct source *
@@ -64,7 +72,7 @@ source_new_stream(const char *cmd, int rank, const char *spool_dir, struct notes
 	/* a stream is written now: a time without a year is of the last
 	 * twelve months (what a file's mtime says for a file) */
 	stamp_from_epoch((int64_t)time(NULL), 0, &now);
-	src->rd->ls.anchor = now.sec;
+	source_reader(src)->ls.anchor = now.sec;
 	if (cmd != NULL && (src->st->fd = stream_spawn(cmd, &src->st->child, &why)) < 0) {
 		notes_add(ns, NOTE_ERROR, src->name, 0, 0, "%s", why);
 		free(why);
@@ -171,6 +179,7 @@ source_retire(struct source *src)
 	free(rd->doc);
 	free(rd);
 	src->rd = NULL;
+	src->retired = 1;
 }
 
 void

@@ -99,7 +99,8 @@ struct source {
 	char		*path;		/* to open */
 	char		*name;		/* to show: relative to the run */
 	struct event_where where;	/* its events': name, and path or spool */
-	struct srcread	*rd;		/* NULL once retired */
+	struct srcread	*rd;		/* NULL until first read (source_reader),
+					 * and again once retired */
 	struct srcstream *st;		/* a stream's (below); NULL for a file */
 	uint64_t	 offset;	/* bytes consumed, complete lines only */
 	uint64_t	 bytes;		/* bytes read in all */
@@ -119,6 +120,7 @@ struct source {
 	unsigned char	 head_dated;	/* ... and had a dated line (head_anchor) */
 	unsigned char	 noted_nul;
 	unsigned char	 noted_group;
+	unsigned char	 retired;	/* read for good: rd is gone */
 };
 
 /* Called for every complete line; the text is valid during the call only. */
@@ -135,6 +137,10 @@ void		 source_free(struct source *src);
  * events and the report. The scanner's half-record must be released
  * first (scan_source_release). */
 void		 source_retire(struct source *src);
+/* Its reading state, made when first needed (a run of 100,000 files
+ * holds one only for the files being read, in a report); NULL once
+ * retired. */
+struct srcread	*source_reader(struct source *src);
 /* Read to its end for now, and followed: its reading state's arrays
  * shrink to what they hold (a run of 100,000 files keeps them all). */
 void		 source_fit(struct source *src);

@@ -187,7 +187,7 @@ load(struct tui *t, struct logview *lv)
 		    orig->nproc);
 		ols = orig->rd != NULL ? &orig->rd->ls : NULL;	/* NULL: retired */
 		/* (an anchor not dated is the file's mtime, read with it) */
-		s->rd->ls.anchor = ols != NULL && (ols->anchor_dated || SOURCE_IS_STREAM(orig)) ?
+		source_reader(s)->ls.anchor = ols != NULL && (ols->anchor_dated || SOURCE_IS_STREAM(orig)) ?
 		    ols->anchor : 0;
 		s->rd->ls.anchor_dated = ols != NULL && ols->anchor_dated;
 		c.ls = s->rd->ls;
