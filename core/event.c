@@ -148,32 +148,62 @@ word(const char *p, size_t n, int *var)
 	return i;
 }
 
+/* A shared event's exemplar: after its facts, where its values begin. */
+static const struct event *
+exemplar(const struct event *ev)
+{
+	const struct event *ex;
+
+	memcpy(&ex, FACTS(ev) + ev->nfacts, sizeof ex);
+	return ex;
+}
+
+/* The i-th fact's value: its own, or (offset 0, never a value's: the
+ * event comes first) its exemplar's, which has its own. */
+static const char *
+value_at(const struct event *ev, size_t i)
+{
+	if (FACTS(ev)[i].off != 0)
+		return (const char *)ev + FACTS(ev)[i].off;
+	return (const char *)exemplar(ev) + FACTS(exemplar(ev))[i].off;
+}
+
+/* Where the values end: the kept text's place. */
+static const char *
+values_end(const struct event *ev)
+{
+	const char *end = (const char *)(FACTS(ev) + ev->nfacts) +
+	    (ev->shared ? sizeof(const struct event *) : 0);
+	size_t i;
+
+	for (i = 0; i < ev->nfacts; i++) {
+		const char *v = (const char *)ev + FACTS(ev)[i].off;
+
+		if (FACTS(ev)[i].off != 0 && v + strlen(v) + 1 > end)
+			end = v + strlen(v) + 1;
+	}
+	return end;
+}
+
 static const char *
 kept_text(const struct event *ev)
 {
-	const char *kept;
-
-	if (ev->nfacts == 0)
-		return (const char *)FACTS(ev);	/* after the upper bound, if any */
-	kept = (const char *)ev + FACTS(ev)[ev->nfacts - 1].off;
-	return kept + strlen(kept) + 1;
+	return values_end(ev);
 }
 
-struct event *
-event_compact(struct event *ev, struct strset *skeletons)
+/* ev's kept text as a skeleton in skeletons and the words of its own,
+ * into own (*no bytes); 0: not worth it. */
+static int
+compact_text(const struct event *ev, struct strset *skeletons, char *own, size_t *no)
 {
-	char skel[EVENT_TEXT_MAX + 1], vars[2 * EVENT_TEXT_MAX + 2], own[2 * EVENT_TEXT_MAX + 2];
-	const char *t, *sk, *ex, *v;
-	struct event *c;
-	size_t n, i, l, ns = 0, nv = 0, no = 0, head;
+	char skel[EVENT_TEXT_MAX + 1], vars[2 * EVENT_TEXT_MAX + 2];
+	const char *t = kept_text(ev), *sk, *ex, *v;
+	size_t n = strlen(t), i, l, ns = 0, nv = 0;
 	int var;
 
-	if (ev->kept != 1)
-		return ev;
-	t = kept_text(ev);
-	n = strlen(t);
+	*no = 0;
 	if (n < 32 || memchr(t, SKEL_VAR, n) != NULL)
-		return ev;
+		return 0;
 	for (i = 0; i < n; i += l) {
 		l = word(t + i, n - i, &var);
 		if (var) {
@@ -187,24 +217,85 @@ event_compact(struct event *ev, struct strset *skeletons)
 		}
 	}
 	if (nv + sizeof sk >= n + 1)
-		return ev;	/* nothing to gain */
+		return 0;	/* nothing to gain */
 	sk = strset_add_with(skeletons, skel, ns, vars, nv);
+	memcpy(own, &sk, sizeof sk);
+	*no = sizeof sk;
 	/* a variable as the exemplar has it is kept as its NUL alone (no
 	 * variable is empty) */
 	for (v = vars, ex = sk + ns + 1; v < vars + nv; v += l + 1, ex += strlen(ex) + 1) {
 		l = strlen(v);
 		if (strcmp(v, ex) != 0) {
-			memcpy(own + no, v, l);
-			no += l;
+			memcpy(own + *no, v, l);
+			*no += l;
 		}
-		own[no++] = '\0';
+		own[(*no)++] = '\0';
 	}
-	head = (size_t)(t - (const char *)ev);
-	c = xmalloc(head + sizeof sk + no);
+	return 1;
+}
+
+/* Is ev's i-th fact ex's i-th? */
+static int
+same_fact(const struct event *ev, const struct event *ex, size_t i)
+{
+	return i < ex->nfacts && FACTS(ev)[i].id == FACTS(ex)[i].id &&
+	    strcmp(value_at(ev, i), value_at(ex, i)) == 0;
+}
+
+struct event *
+event_compact(struct event *ev, struct strset *skeletons, const struct event *ex)
+{
+	char own[2 * EVENT_TEXT_MAX + 2 + sizeof(const char *)];
+	const char *text = NULL;
+	struct event *c;
+	size_t head = (size_t)((const char *)FACTS(ev) - (const char *)ev) +
+	    ev->nfacts * sizeof(struct fact), before, size, i, no = 0, shared = 0, saved = 0;
+	int skel = 0;
+	char *p;
+
+	if (ev->shared || ev->kept == 2)
+		return ev;
+	if (ex != NULL && (ex->sig != ev->sig || ex->shared))
+		ex = NULL;
+	for (i = 0; ex != NULL && i < ev->nfacts; i++)
+		if (same_fact(ev, ex, i)) {
+			shared++;
+			saved += strlen(value_at(ev, i)) + 1;
+		}
+	if (saved <= sizeof ex)
+		shared = 0;
+	if (ev->kept == 1) {
+		text = kept_text(ev);
+		skel = compact_text(ev, skeletons, own, &no);
+		if (!skel)
+			no = strlen(text) + 1;
+	}
+	if (shared == 0 && !skel)
+		return ev;
+	before = (size_t)(values_end(ev) - (const char *)ev) + (ev->kept == 1 ? strlen(text) + 1 : 0);
+	size = before - (skel ? strlen(text) + 1 - no : 0) - (shared ? saved - sizeof ex : 0);
+	c = xmalloc(size);
 	memcpy(c, ev, head);
-	memcpy((char *)c + head, &sk, sizeof sk);
-	memcpy((char *)c + head + sizeof sk, own, no);
-	c->kept = 2;
+	p = (char *)c + head;
+	if (shared) {
+		c->shared = 1;
+		memcpy(p, &ex, sizeof ex);
+		p += sizeof ex;
+	}
+	for (i = 0; i < ev->nfacts; i++) {
+		const char *v = value_at(ev, i);
+
+		if (shared && same_fact(ev, ex, i)) {
+			FACTS(c)[i].off = 0;
+			continue;
+		}
+		FACTS(c)[i].off = (uint16_t)(p - (char *)c);
+		p = stpcpy(p, v) + 1;
+	}
+	if (ev->kept == 1) {
+		memcpy(p, skel ? own : text, no);
+		c->kept = skel ? 2 : 1;
+	}
 	free(ev);
 	return c;
 }
@@ -263,7 +354,7 @@ event_fact(const struct event *ev, int id)
 
 	for (i = 0; i < ev->nfacts; i++)
 		if (FACTS(ev)[i].id == id)
-			return (const char *)ev + FACTS(ev)[i].off;
+			return value_at(ev, i);
 	return NULL;
 }
 
@@ -286,7 +377,7 @@ const char *
 event_fact_at(const struct event *ev, size_t i, int *id)
 {
 	*id = FACTS(ev)[i].id;
-	return (const char *)ev + FACTS(ev)[i].off;
+	return value_at(ev, i);
 }
 
 int
@@ -309,8 +400,7 @@ event_same_facts(const struct event *a, const struct event *b)
 	if (a->sig != b->sig || a->nfacts != b->nfacts)
 		return 0;
 	for (i = 0; i < a->nfacts; i++)
-		if (FACTS(a)[i].id != FACTS(b)[i].id ||
-		    strcmp((const char *)a + FACTS(a)[i].off, (const char *)b + FACTS(b)[i].off) != 0)
+		if (FACTS(a)[i].id != FACTS(b)[i].id || strcmp(value_at(a, i), value_at(b, i)) != 0)
 			return 0;
 	return 1;
 }
@@ -322,7 +412,7 @@ event_facts_hash(const struct event *ev)
 	size_t i;
 
 	for (i = 0; i < ev->nfacts; i++) {
-		const char *v = (const char *)ev + FACTS(ev)[i].off;
+		const char *v = value_at(ev, i);
 
 		h = fnv1a(h, &FACTS(ev)[i].id, sizeof FACTS(ev)[i].id);
 		h = fnv1a(h, v, strlen(v) + 1);
@@ -333,18 +423,21 @@ event_facts_hash(const struct event *ev)
 struct event *
 event_facts_copy(const struct event *ev)
 {
-	size_t size = (size_t)((const char *)FACTS(ev) - (const char *)ev) +
-	    ev->nfacts * sizeof(struct fact);
+	size_t head = (size_t)((const char *)FACTS(ev) - (const char *)ev) +
+	    ev->nfacts * sizeof(struct fact), size = head, i;
 	struct event *c;
+	char *p;
 
-	if (ev->nfacts > 0) {
-		const char *last = (const char *)ev + FACTS(ev)[ev->nfacts - 1].off;
-
-		size = (size_t)(last - (const char *)ev) + strlen(last) + 1;
-	}
+	for (i = 0; i < ev->nfacts; i++)
+		size += strlen(value_at(ev, i)) + 1;
 	c = xmalloc(size);
-	memcpy(c, ev, size);
+	memcpy(c, ev, head);
+	for (i = 0, p = (char *)c + head; i < ev->nfacts; i++) {
+		FACTS(c)[i].off = (uint16_t)(p - (char *)c);
+		p = stpcpy(p, value_at(ev, i)) + 1;
+	}
 	c->kept = 0;	/* no text: it is not a line to show */
+	c->shared = 0;
 	return c;
 }
 

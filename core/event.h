@@ -8,7 +8,8 @@
  * report shows for every rank (core/scan.c), as a shared skeleton and the
  * numbers that differ from its first line's once the incident keeps it
  * (event_compact). A run of 100,000
- * ranks keeps a million events: each is 96 bytes and its facts. */
+ * ranks keeps a million events: each is 96 bytes and its facts (most of them
+ * shared with its signature's first event). */
 #ifndef RW_EVENT_H
 #define RW_EVENT_H
 
@@ -65,9 +66,10 @@ struct event {
 	uint8_t			 via;		/* enum attr_via: how attribution gave it its rank */
 	uint8_t			 assumed;	/* rank rests on local rank = global rank */
 	uint8_t			 kept;		/* the text follows the facts */
+	uint8_t			 shared;	/* some values are an exemplar's (event_compact) */
 	/* then, for a borrowed time (STAMP_INHERITED), its upper bound: the
-	 * next own time in the file (event_upper); struct fact[nfacts], the
-	 * values, the kept text */
+	 * next own time in the file (event_upper); struct fact[nfacts], when
+	 * shared the exemplar (a pointer), the values, the kept text */
 };
 
 /* Build an event from a parsed line and a match (ov from PCRE2 on msg).
@@ -86,13 +88,20 @@ event_file(const struct event *ev)
 }
 void		 event_free(struct event *ev);
 struct strset;
-/* The same event, its kept text stored as a skeleton shared in skeletons
- * (the line with each word that has a digit taken out) and those words,
- * but for the ones equal to the words of the skeleton's first line: the
- * first failure line every rank of a large run keeps differs from the
- * next rank's in a few of its numbers only (its rank, its time). ev is
- * freed when a smaller copy is returned; event_text gives the same text. */
-struct event	*event_compact(struct event *ev, struct strset *skeletons);
+/* The same event, smaller, for an incident that keeps a million:
+ * - its kept text stored as a skeleton shared in skeletons (the line with
+ *   each word that has a digit taken out) and those words, but for the
+ *   ones equal to the words of the skeleton's first line: the first
+ *   failure line every rank of a large run keeps differs from the next
+ *   rank's in a few of its numbers only (its rank, its time);
+ * - each fact value equal to the one ex (an event of the same signature
+ *   that outlives it, not itself compacted; NULL: none) has in the same
+ *   place kept as ex's: the sequence number, the operation and the sizes
+ *   every rank's watchdog timeout repeats.
+ * ev is freed when a smaller copy is returned; event_text, event_fact and
+ * the others give what they gave of ev. */
+struct event	*event_compact(struct event *ev, struct strset *skeletons,
+		    const struct event *ex);
 /* The line's text (cut at EVENT_TEXT_MAX), read back into buf when the
  * event keeps no copy; NULL when the file no longer holds it. */
 const char	*event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1]);

@@ -39,6 +39,7 @@ summarised_init(struct incident *in)
 
 	in->summarised = xcalloc(rb->nsigs + 1, 1);
 	in->sumfirst = xmalloc((rb->nsigs + 1) * sizeof *in->sumfirst);
+	in->factex = xcalloc(rb->nsigs + 1, sizeof *in->factex);
 	for (i = 0; i < rb->nsigs; i++) {
 		const struct signature *s = rb->sigs[i];
 		int about = 0;
@@ -183,6 +184,9 @@ incident_free(struct incident *in)
 	for (i = 0; i < in->nevents; i++)
 		event_free(in->events[i]);
 	free(in->events);
+	for (i = 0; i < in->rb->nsigs; i++)	/* after the events that share them */
+		event_free(in->factex[i]);
+	free(in->factex);
 	strset_release(&in->skeletons);
 	free(in->byrank);
 	free(in->rankstart);
@@ -578,7 +582,9 @@ incident_add_event(struct incident *in, struct event *ev)
 	keep = ev->rank < 0 && signature_is_about(ev->sig) ? INCIDENT_KEEP_ABOUT :
 	    ev->sig->role == ROLE_PROGRESS || ev->sig->role == ROLE_CONTEXT ?
 	    INCIDENT_KEEP_ROUTINE : INCIDENT_KEEP;
-	ev = event_compact(ev, &in->skeletons);
+	if (in->factex[ev->sig->index] == NULL && ev->nfacts > 0)
+		in->factex[ev->sig->index] = event_facts_copy(ev);
+	ev = event_compact(ev, &in->skeletons, in->factex[ev->sig->index]);
 	if (sl->count <= keep || sl->last < 0) {
 		XGROW(in->events, in->capevents, in->nevents + 1);
 		if (sl->count > keep)

@@ -160,6 +160,9 @@ struct incident {
 	size_t			  ndense;
 	struct strset		  hosts;	/* the ranks' hosts, each once */
 	struct strset		  skeletons;	/* kept events' texts' (event_compact) */
+	struct event		**factex;	/* by signature index: the facts of its
+						 * first event, which later ones share
+						 * (event_compact), NULL */
 	/* Routine signatures (progress, context) whose events nothing reads
 	 * one by one (incident_summarised): a rank's are counted in its
 	 * slot and numstats, and of all ranks' only the earliest is kept

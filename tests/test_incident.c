@@ -502,6 +502,69 @@ test_kept_texts_compact(void **state)
 	tu_rmdir(dir);
 }
 
+/* A kept event's fact values equal to its signature's first event's are
+ * that event's (event_compact), and read back as their own: by id, by
+ * place, compared, hashed and copied. */
+static void
+test_facts_shared(void **state)
+{
+	static const char *const vals[][2] = {
+		{ "200016", "26214400" }, { "200016", "26214400" }, { "200016", "512" },
+		{ "200017", "26214400" }, { "200016", "26214400" },
+	};
+	char *dir = tu_tmpdir(), name[32], line[160], buf[EVENT_TEXT_MAX + 1];
+	struct run *r;
+	const struct event *by[5] = { NULL };
+	size_t i, k, seen = 0, shared = 0;
+	int seq, numel, id;
+
+	(void)state;
+	for (k = 0; k < sizeof vals / sizeof *vals; k++) {
+		snprintf(name, sizeof name, "rank%zu.log", k);
+		snprintf(line, sizeof line, "[rank%zu]: collective timed out: seq=%s numel=%s\n",
+		    k, vals[k][0], vals[k][1]);
+		TU_WRITE(dir, name, line);
+	}
+	(void)analyse(&r, dir);
+	seq = rulebook_find_fact(rb, "seq");
+	numel = rulebook_find_fact(rb, "numel");
+	for (i = 0; i < r->incident->nevents; i++) {
+		const struct event *ev = r->incident->events[i];
+		struct event *copy;
+
+		if (strcmp(ev->sig->id, "to") != 0)
+			continue;
+		k = (size_t)ev->rank;
+		assert_true(k < sizeof vals / sizeof *vals);
+		assert_string_equal(event_fact(ev, seq), vals[k][0]);
+		assert_string_equal(event_fact(ev, numel), vals[k][1]);
+		assert_string_equal(event_fact_at(ev, 0, &id), vals[k][0]);
+		assert_int_equal(id, seq);
+		snprintf(line, sizeof line, "[rank%zu]: collective timed out: seq=%s numel=%s",
+		    k, vals[k][0], vals[k][1]);
+		assert_string_equal(event_text(ev, buf), line);
+		/* shared where more than a pointer's worth is the first's
+		 * (rank 0's too: its facts are the exemplar's, a copy) */
+		assert_int_equal(ev->shared, k != 2);
+		shared += ev->shared;
+		copy = event_facts_copy(ev);
+		assert_int_equal(copy->shared, 0);
+		assert_true(event_same_facts(copy, ev));
+		assert_true(event_facts_hash(copy) == event_facts_hash(ev));
+		assert_string_equal(event_fact(copy, numel), vals[k][1]);
+		event_free(copy);
+		by[k] = ev;
+		seen++;
+	}
+	assert_int_equal(seen, 5);
+	assert_int_equal(shared, 4);
+	/* the same facts as rank 0's, told apart from 2's and 3's */
+	assert_true(event_same_facts(by[1], by[0]) && event_same_facts(by[4], by[1]));
+	assert_false(event_same_facts(by[2], by[0]) || event_same_facts(by[3], by[1]));
+	run_free(r);
+	tu_rmdir(dir);
+}
+
 static void
 test_ranks_compress(void **state)
 {
@@ -533,6 +596,7 @@ main(void)
 		cmocka_unit_test(test_repeat_keeps_latest),
 		cmocka_unit_test(test_borrowed_time_keeps_text),
 		cmocka_unit_test(test_kept_texts_compact),
+		cmocka_unit_test(test_facts_shared),
 		cmocka_unit_test(test_ranks_compress),
 	};
 
