@@ -319,10 +319,10 @@ outlier_from_stats(const struct incident *in, const struct condition *c,
 
 		for (j = 0; j < rs->nnums; j++)
 			for (k = 0; k < c->nfromsig; k++)
-				if (rs->nums[j].sig == c->fromsig[k]->index &&
-				    rs->nums[j].fact == c->fact_id) {
-					sum += rs->nums[j].sum;
-					cnt += rs->nums[j].count;
+				if (rankstate_nums(rs)[j].sig == c->fromsig[k]->index &&
+				    rankstate_nums(rs)[j].fact == c->fact_id) {
+					sum += rankstate_nums(rs)[j].sum;
+					cnt += rankstate_nums(rs)[j].count;
 				}
 		if (cnt == 0)
 			continue;

@@ -155,7 +155,6 @@ static void
 rankstate_release(struct rankstate *rs)
 {
 	free(rs->slots);
-	free(rs->nums);
 	bins_release(&rs->bins);
 }
 
@@ -431,6 +430,24 @@ incident_fact_number(const char *v, double *out)
 	return end != v && *end == '\0' && *out == *out;
 }
 
+/* Room for one more slot (slot: 1) or numstat (slot: 0) in a rank's one
+ * allocation, its slots four at a time (RANKSTATE_SLOTS) and its numstats
+ * (one or two a rank, mostly) to the byte. Slot and numstat pointers
+ * taken before are no longer valid. */
+static void
+rankstate_grow(struct rankstate *rs, int slot)
+{
+	size_t tail = rs->nnums * sizeof(struct numstat), had = RANKSTATE_SLOTS(rs->nslots);
+	size_t want = RANKSTATE_SLOTS(rs->nslots + (slot != 0));
+
+	if (slot && want == had && rs->nslots < had)
+		return;	/* room for the slot */
+	rs->slots = xrealloc(rs->slots, want * sizeof *rs->slots + tail +
+	    (slot == 0) * sizeof(struct numstat));
+	if (want != had)
+		memmove(rs->slots + want, rs->slots + had, tail);
+}
+
 static void
 numstats_add(struct rankstate *rs, const struct event *ev)
 {
@@ -446,17 +463,15 @@ numstats_add(struct rankstate *rs, const struct event *ev)
 		if (v == NULL || !incident_fact_number(v, &x))
 			continue;
 		for (j = 0; j < rs->nnums; j++)
-			if (rs->nums[j].sig == ev->sig->index && rs->nums[j].fact == id) {
-				ns = &rs->nums[j];
+			if (rankstate_nums(rs)[j].sig == ev->sig->index &&
+			    rankstate_nums(rs)[j].fact == id) {
+				ns = &rankstate_nums(rs)[j];
 				break;
 			}
 		if (ns == NULL) {
-			if (rs->nnums == rs->capnums) {	/* one or two a rank, mostly */
-				rs->capnums = rs->capnums ? rs->capnums * 2 : 1;
-				rs->nums = xrealloc(rs->nums, rs->capnums * sizeof *rs->nums);
-			}
-			ns = &rs->nums[rs->nnums++];
-			ns->sig = ev->sig->index;
+			rankstate_grow(rs, 0);
+			ns = &rankstate_nums(rs)[rs->nnums++];
+			ns->sig = (uint32_t)ev->sig->index;
 			ns->fact = id;
 			ns->count = 0;
 			ns->sum = 0;
@@ -472,7 +487,8 @@ numstats_add(struct rankstate *rs, const struct event *ev)
 	}
 }
 
-/* rank's slot of signature sig; made when create, else NULL when none. */
+/* rank's slot of signature sig; made when create (numstat pointers then
+ * move), else NULL when none. */
 static struct sigslot *
 sigslot_of(struct rankstate *rs, uint32_t sig, int create)
 {
@@ -483,12 +499,7 @@ sigslot_of(struct rankstate *rs, uint32_t sig, int create)
 			return &rs->slots[i];
 	if (!create)
 		return NULL;
-	if (rs->nslots == rs->capslots) {
-		/* four more: a rank of a big run matches a dozen signatures,
-		 * and a doubled array would be a third empty */
-		rs->capslots += 4;
-		rs->slots = xrealloc(rs->slots, rs->capslots * sizeof *rs->slots);
-	}
+	rankstate_grow(rs, 1);
 	rs->slots[rs->nslots].sig = sig;
 	rs->slots[rs->nslots].count = 0;
 	rs->slots[rs->nslots].recent = -1;
@@ -548,6 +559,7 @@ incident_add_event(struct incident *in, struct event *ev)
 		ev->rank = -1;
 	ev->line_rank = ev->rank;
 	ev->line_rank_from = ev->rank_from;
+	numstats_add(rs, ev);	/* (before the slot is taken: it may move it) */
 	sl = sigslot_of(rs, (uint32_t)ev->sig->index, 1);
 	if (ev->sig->role == ROLE_PROGRESS && in->step_fact >= 0 &&
 	    event_fact_num(ev, in->step_fact, &v) && v >= rs->step) {
@@ -559,7 +571,6 @@ incident_add_event(struct incident *in, struct event *ev)
 	if ((ev->ts.flags & STAMP_TIME) && in->binw != 0 && ev->sig->role != ROLE_PROGRESS &&
 	    ev->sig->role != ROLE_CONTEXT)
 		bins_mark(&rs->bins, bin_of(in, ev->ts.sec), 1u << ev->sig->role);
-	numstats_add(rs, ev);
 	sl->count++;
 	if (ev->rank >= 0 && in->summarised[ev->sig->index] == 2)
 		row_keep(in, sl, ev);

@@ -56,7 +56,7 @@ enum rank_role {
  * over every event (kept or not); only for the facts a condition reads
  * this way (signature.statfacts). */
 struct numstat {
-	size_t		 sig;
+	uint32_t	 sig;
 	int		 fact;
 	uint32_t	 count;
 	double		 sum, min, max, last;
@@ -72,6 +72,11 @@ struct sigslot {
 	int32_t		 last;		/* ... of the "last" copy, -1 */
 };
 
+/* A rank's slots are made four at a time (a big run's ranks match four or
+ * five signatures), and its numstats follow them: its nnums numstats. */
+#define RANKSTATE_SLOTS(n)	(((size_t)(n) + 3) & ~(size_t)3)
+#define rankstate_nums(rs)	((struct numstat *)((rs)->slots + RANKSTATE_SLOTS((rs)->nslots)))
+
 struct rankstate {
 	int		 rank;
 	uint32_t	 k;		/* its index in incident.rank_v */
@@ -81,10 +86,10 @@ struct rankstate {
 	double		 step;		/* last training step seen, -1 */
 	struct stamp	 step_ts;
 	const char	*host;		/* in incident.hosts */
-	struct sigslot	*slots;		/* the signatures this rank matched (few) */
-	struct numstat	*nums;
-	uint32_t	 nslots, capslots;
-	uint32_t	 nnums, capnums;
+	/* the signatures this rank matched (few), then the statistics of
+	 * their numbers (rankstate_nums): one allocation, to the byte */
+	struct sigslot	*slots;
+	uint32_t	 nslots, nnums;
 	int32_t		 pid;		/* its process, from a line with both, -1 */
 	/* filled by incident_analyse */
 	enum rank_role	 role;
