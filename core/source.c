@@ -598,7 +598,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 
 	if (more != NULL)
 		*more = 0;
-	if (src->done || src->binary || src->rd == NULL)	/* NULL: retired */
+	if (src->done || src->binary || source_reader(src) == NULL)	/* NULL: retired */
 		return 0;
 	/* Unchanged since the last read (same file, same size, same mtime):
 	 * a stat is cheaper than an open, for polling thousands of files. */
