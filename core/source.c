@@ -352,6 +352,8 @@ source_feed(struct source *src, const char *p, size_t n, struct notes *ns,
 {
 	const char *end = p + n, *q;
 
+	if (source_reader(src) == NULL)	/* retired */
+		return;
 	while ((q = memchr(p, '\0', (size_t)(end - p))) != NULL) {
 		const char *t = q;
 
@@ -504,6 +506,8 @@ source_errorjson(struct source *src, const char *text, size_t len, struct notes 
 	yaml_document_t doc;
 	const char *msg = NULL, *ts = NULL;
 
+	if (source_reader(src) == NULL)	/* retired */
+		return;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {

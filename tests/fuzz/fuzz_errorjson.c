@@ -27,7 +27,7 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	s->lines++;
 	FZ_CHECK(lineno == s->lines);
 	FZ_CHECK(memchr(text, '\n', len) == NULL);
-	line_parse(&src->rd->ls, copy, len, &ln);
+	line_parse(&source_reader(src)->ls, copy, len, &ln);
 	FZ_CHECK(ln.msg >= copy && ln.msg + ln.msglen <= copy + len);
 	free(copy);
 }

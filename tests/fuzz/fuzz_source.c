@@ -51,7 +51,7 @@ feed_all(const char *p, size_t n, const uint8_t *cuts, size_t ncuts, struct line
 	struct notes ns;
 	size_t at = 0, k = 0, piece;
 
-	src->rd->line_max = l->line_max;
+	source_reader(src)->line_max = l->line_max;
 	notes_init(&ns);
 	while (at < n) {
 		if (cuts == NULL)
