@@ -94,10 +94,10 @@ struct strset;
  *   ones equal to the words of the skeleton's first line: the first
  *   failure line every rank of a large run keeps differs from the next
  *   rank's in a few of its numbers only (its rank, its time);
- * - each fact value equal to the one ex (an event of the same signature
- *   that outlives it, not itself compacted; NULL: none) has in the same
- *   place kept as ex's: the sequence number, the operation and the sizes
- *   every rank's watchdog timeout repeats.
+ * - each fact value equal to the one in the same place of ex (an event
+ *   of the same signature that outlives it, not itself compacted; NULL:
+ *   none) read from ex, not kept twice: the sequence number, the
+ *   operation and the sizes every rank's watchdog timeout repeats.
  * ev is freed when a smaller copy is returned; event_text, event_fact and
  * the others give what they gave of ev. */
 struct event	*event_compact(struct event *ev, struct strset *skeletons,
