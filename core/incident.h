@@ -87,7 +87,7 @@ struct rankstate {
 	struct stamp	 step_ts;
 	const char	*host;		/* in incident.hosts */
 	/* the signatures this rank matched (few), then the statistics of
-	 * their numbers (rankstate_nums): one allocation, to the byte */
+	 * their numbers (rankstate_nums): one allocation */
 	struct sigslot	*slots;
 	uint32_t	 nslots, nnums;
 	int32_t		 pid;		/* its process, from a line with both, -1 */
