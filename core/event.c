@@ -168,37 +168,28 @@ value_at(const struct event *ev, size_t i)
 	return (const char *)exemplar(ev) + FACTS(exemplar(ev))[i].off;
 }
 
-/* Where the values end: the kept text's place. */
-static const char *
-values_end(const struct event *ev)
-{
-	const char *end = (const char *)(FACTS(ev) + ev->nfacts) +
-	    (ev->shared ? sizeof(const struct event *) : 0);
-	size_t i;
-
-	for (i = 0; i < ev->nfacts; i++) {
-		const char *v = (const char *)ev + FACTS(ev)[i].off;
-
-		if (FACTS(ev)[i].off != 0 && v + strlen(v) + 1 > end)
-			end = v + strlen(v) + 1;
-	}
-	return end;
-}
-
+/* Where the values of its own end: the kept text's place. */
 static const char *
 kept_text(const struct event *ev)
 {
-	return values_end(ev);
+	const char *end = (const char *)(FACTS(ev) + ev->nfacts) +
+	    (ev->shared ? sizeof(const struct event *) : 0), *v;
+	size_t i;
+
+	for (i = 0; i < ev->nfacts; i++)
+		if (FACTS(ev)[i].off != 0 && (v = (const char *)ev + FACTS(ev)[i].off) >= end)
+			end = v + strlen(v) + 1;
+	return end;
 }
 
-/* ev's kept text as a skeleton in skeletons and the words of its own,
- * into own (*no bytes); 0: not worth it. */
+/* A kept text t[0..n) as a skeleton in skeletons and the words of its
+ * own, into own (*no bytes); 0: not worth it. */
 static int
-compact_text(const struct event *ev, struct strset *skeletons, char *own, size_t *no)
+compact_text(const char *t, size_t n, struct strset *skeletons, char *own, size_t *no)
 {
 	char skel[EVENT_TEXT_MAX + 1], vars[2 * EVENT_TEXT_MAX + 2];
-	const char *t = kept_text(ev), *sk, *ex, *v;
-	size_t n = strlen(t), i, l, ns = 0, nv = 0;
+	const char *sk, *ex, *v;
+	size_t i, l, ns = 0, nv = 0;
 	int var;
 
 	*no = 0;
@@ -246,10 +237,12 @@ struct event *
 event_compact(struct event *ev, struct strset *skeletons, const struct event *ex)
 {
 	char own[2 * EVENT_TEXT_MAX + 2 + sizeof(const char *)];
-	const char *text = NULL;
+	const char *text;
 	struct event *c;
 	size_t head = (size_t)((const char *)FACTS(ev) - (const char *)ev) +
-	    ev->nfacts * sizeof(struct fact), before, size, i, no = 0, shared = 0, saved = 0;
+	    ev->nfacts * sizeof(struct fact), size, i, no = 0, saved = 0, tl = 0;
+	uint64_t shared = 0;	/* which facts are ex's (of the first 64: a
+				 * signature has a few) */
 	int skel = 0;
 	char *p;
 
@@ -257,23 +250,25 @@ event_compact(struct event *ev, struct strset *skeletons, const struct event *ex
 		return ev;
 	if (ex != NULL && (ex->sig != ev->sig || ex->shared))
 		ex = NULL;
-	for (i = 0; ex != NULL && i < ev->nfacts; i++)
+	for (i = 0; ex != NULL && i < ev->nfacts && i < 64; i++)
 		if (same_fact(ev, ex, i)) {
-			shared++;
+			shared |= (uint64_t)1 << i;
 			saved += strlen(value_at(ev, i)) + 1;
 		}
 	if (saved <= sizeof ex)
 		shared = 0;
+	text = kept_text(ev);
 	if (ev->kept == 1) {
-		text = kept_text(ev);
-		skel = compact_text(ev, skeletons, own, &no);
+		tl = strlen(text) + 1;
+		skel = compact_text(text, tl - 1, skeletons, own, &no);
 		if (!skel)
-			no = strlen(text) + 1;
+			no = tl;
 	}
 	if (shared == 0 && !skel)
 		return ev;
-	before = (size_t)(values_end(ev) - (const char *)ev) + (ev->kept == 1 ? strlen(text) + 1 : 0);
-	size = before - (skel ? strlen(text) + 1 - no : 0) - (shared ? saved - sizeof ex : 0);
+	/* what ev holds, less the shared values (for the pointer to ex),
+	 * and the text as it is now kept */
+	size = (size_t)(text - (const char *)ev) + no - (shared ? saved - sizeof ex : 0);
 	c = xmalloc(size);
 	memcpy(c, ev, head);
 	p = (char *)c + head;
@@ -285,7 +280,7 @@ event_compact(struct event *ev, struct strset *skeletons, const struct event *ex
 	for (i = 0; i < ev->nfacts; i++) {
 		const char *v = value_at(ev, i);
 
-		if (shared && same_fact(ev, ex, i)) {
+		if (i < 64 && (shared >> i & 1)) {
 			FACTS(c)[i].off = 0;
 			continue;
 		}

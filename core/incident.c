@@ -245,7 +245,7 @@ incident_rank_slot(struct incident *in, int rank)
 	if (in->rank_n % INCIDENT_RANK_BLOCK == 0) {
 		in->rank_blocks = xrealloc(in->rank_blocks,
 		    (in->nrank_blocks + 1) * sizeof *in->rank_blocks);
-		/* (176 KiB: for a run of a few ranks, no more than that, and
+		/* (160 KiB: for a run of a few ranks, no more than that, and
 		 * zero pages it never touches while calloc maps blocks
 		 * this big) */
 		in->rank_blocks[in->nrank_blocks++] = xcalloc(INCIDENT_RANK_BLOCK, sizeof *rs);
