@@ -61,12 +61,14 @@ struct event {
 	uint16_t		 textlen;	/* those bytes: the line, cut at EVENT_TEXT_MAX */
 	uint16_t		 nfacts;
 	uint16_t		 flags;		/* LINE_* */
-	uint8_t			 rank_from;	/* enum rank_from */
-	uint8_t			 line_rank_from;
-	uint8_t			 via;		/* enum attr_via: how attribution gave it its rank */
-	uint8_t			 assumed;	/* rank rests on local rank = global rank */
-	uint8_t			 kept;		/* the text follows the facts */
-	uint8_t			 shared;	/* some values are an exemplar's (event_compact) */
+	/* (bit fields: a large run keeps an event or several for each rank,
+	 * and these are two bytes, not six, so that an event is 88) */
+	uint8_t			 rank_from:4;	/* enum rank_from */
+	uint8_t			 line_rank_from:4;
+	uint8_t			 via:3;		/* enum attr_via: how attribution gave it its rank */
+	uint8_t			 assumed:1;	/* rank rests on local rank = global rank */
+	uint8_t			 kept:2;	/* the text follows the facts (2: compacted) */
+	uint8_t			 shared:1;	/* some values are an exemplar's (event_compact) */
 	/* then, for a borrowed time (STAMP_INHERITED), its upper bound: the
 	 * next own time in the file (event_upper); struct fact[nfacts], when
 	 * shared the exemplar (a pointer), the values, the kept text */
