@@ -475,15 +475,9 @@ numstats_add(struct rankstate *rs, const struct event *ev)
 			ns->fact = id;
 			ns->count = 0;
 			ns->sum = 0;
-			ns->min = ns->max = x;
 		}
 		ns->count++;
 		ns->sum += x;
-		if (x < ns->min)
-			ns->min = x;
-		if (x > ns->max)
-			ns->max = x;
-		ns->last = x;
 	}
 }
 

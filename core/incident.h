@@ -52,14 +52,14 @@ enum rank_role {
 	RR__COUNT
 };
 
-/* Running statistics of one numeric fact of one signature on one rank,
- * over every event (kept or not); only for the facts a condition reads
- * this way (signature.statfacts). */
+/* The sum of one numeric fact of one signature on one rank, over every
+ * event (kept or not), and how many: what a condition that compares a
+ * rank's mean with the others' reads (signature.statfacts). */
 struct numstat {
 	uint32_t	 sig;
 	int		 fact;
 	uint32_t	 count;
-	double		 sum, min, max, last;
+	double		 sum;
 };
 
 /* One signature a rank matched: how often, and where its newest copy is
