@@ -54,19 +54,21 @@ struct line {
 };
 
 struct linestate {
+	/* (ints together, then 64-bit fields: a console keeps one for each
+	 * file it follows) */
 	int		 file_rank;	/* rank the layout gives the file, -1 */
 	int		 node;		/* node index from the layout, -1 */
 	int		 nproc;		/* processes per node when known, 0 */
-	int64_t		 anchor;	/* year anchor: last dated stamp, or mtime */
 	int		 anchor_dated;
+	int64_t		 anchor;	/* year anchor: last dated stamp, or mtime */
 	struct stamp	 last;		/* for lines without a time */
 	int		 record_rank;	/* rank of the open multi-line record */
 	enum rank_from	 record_from;
 	int		 sum_state;	/* torchrun summary: 0 none, 1 in block */
 	int		 sum_root;	/* in its Root Cause section */
 	int		 sum_rank;	/* rank of the current [idx]: entry */
-	struct stamp	 sum_time;
 	int		 max_local;	/* highest torchrun local rank seen */
+	struct stamp	 sum_time;
 	unsigned long	 group_ranked;	/* lines ranked only by a group rank */
 	int		 cr_free;	/* set by the reader: the lines it hands
 					 * over now hold no '\r' */

@@ -107,7 +107,7 @@ apply_batch(struct run *r, struct batch *b)
 			break;
 		case REC_GAVE_UP:
 			if (r->match_errors++ < 20)
-				notes_add(&r->notes, NOTE_WARN, src->name, rc->n.lineno, 0,
+				notes_add(&r->notes, NOTE_WARN, src->where.name, rc->n.lineno, 0,
 				    "signature %s gave up on this line (PCRE2 error %d: match "
 				    "limit); the line was not matched against it",
 				    rc->u.sig->fullid, (int)rc->pid);
@@ -358,7 +358,7 @@ source_done(struct run *r, struct source *s, int final)
 
 	if (final && s->rd->ls.group_ranked > 0 && !s->noted_group) {
 		s->noted_group = 1;
-		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
+		notes_add(&r->notes, NOTE_INFO, s->where.name, 0, 0,
 		    "%lu line%s carry only a process-group rank ([Rank N] / [PG ... Rank N]); "
 		    "it was taken as the global rank, which holds only for the default group",
 		    s->rd->ls.group_ranked, s->rd->ls.group_ranked == 1 ? "" : "s");
@@ -403,7 +403,7 @@ unread(struct run *r)
 
 	for (i = 0; i < r->nsources; i++)
 		if (never_read(r->sources[i]) && n++ == 0)
-			first = r->sources[i]->name;
+			first = r->sources[i]->where.name;
 	incident_unread(r->incident, n, first);
 }
 
@@ -521,8 +521,8 @@ already_read(struct run *r, struct source *s)
 		source_reader(s)->dev = sb.st_dev;
 		s->rd->ino = sb.st_ino;
 		s->opened = 1;
-		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0,
-		    "is %s, rotated; reading only what was added to it", o->name);
+		notes_add(&r->notes, NOTE_INFO, s->where.name, 0, 0,
+		    "is %s, rotated; reading only what was added to it", o->where.name);
 		return;
 	}
 }
@@ -554,7 +554,7 @@ run_rediscover(struct run *r)
 		r->sources[r->nsources++] = s;
 		r->pending = xrealloc(r->pending, (r->nsources + 1) * sizeof *r->pending);
 		memset(&r->pending[s->id], 0, sizeof *r->pending);
-		notes_add(&r->notes, NOTE_INFO, s->name, 0, 0, "appeared; reading it");
+		notes_add(&r->notes, NOTE_INFO, s->where.name, 0, 0, "appeared; reading it");
 		added++;
 	}
 	free(have);

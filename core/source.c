@@ -33,8 +33,7 @@ source_new(const char *path, const char *name, enum source_kind kind,
 	struct source *src = xcalloc(1, sizeof *src + pn + (tail ? 0 : nn));
 
 	src->path = memcpy((char *)(src + 1), path, pn);
-	src->name = tail ? src->path + pn - nn : memcpy(src->path + pn, name, nn);
-	src->where.name = src->name;
+	src->where.name = tail ? src->path + pn - nn : memcpy(src->path + pn, name, nn);
 	src->where.path = kind == SOURCE_STDIN || kind == SOURCE_CMD ? NULL : src->path;
 	src->kind = kind;
 	src->rank = rank;
@@ -74,7 +73,7 @@ source_new_stream(const char *cmd, int rank, const char *spool_dir, struct notes
 	stamp_from_epoch((int64_t)time(NULL), 0, &now);
 	source_reader(src)->ls.anchor = now.sec;
 	if (cmd != NULL && (src->st->fd = stream_spawn(cmd, &src->st->child, &why)) < 0) {
-		notes_add(ns, NOTE_ERROR, src->name, 0, 0, "%s", why);
+		notes_add(ns, NOTE_ERROR, src->where.name, 0, 0, "%s", why);
 		free(why);
 		src->failed = EIO;
 		src->done = 1;
@@ -92,7 +91,7 @@ source_spool(struct source *src, const char *dir, struct notes *ns)
 	/* unlinked at once, and read again through /proc/self/fd: nothing
 	 * is left behind, however rankwatch ends */
 	if ((src->st->spool_fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
-		notes_add(ns, NOTE_WARN, src->name, 0, 0, "cannot keep a copy in %s (%s): "
+		notes_add(ns, NOTE_WARN, src->where.name, 0, 0, "cannot keep a copy in %s (%s): "
 		    "its lines cannot be shown again", dir, strerror(errno));
 		free(tmp);
 		return;
@@ -119,7 +118,7 @@ spool(struct source *src, const char *p, size_t n, struct notes *ns)
 		if ((w = write(src->st->spool_fd, p, n)) < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			notes_add(ns, NOTE_WARN, src->name, 0, 0, "cannot keep a copy in %s (%s): "
+			notes_add(ns, NOTE_WARN, src->where.name, 0, 0, "cannot keep a copy in %s (%s): "
 			    "what follows cannot be shown again", src->st->spool,
 			    w < 0 ? strerror(errno) : "short write");
 			/* what was kept stays readable: events point at it */
@@ -149,7 +148,7 @@ stream_end(struct source *src, struct notes *ns)
 		src->st->ended = 1;
 		if (!WIFEXITED(src->st->status) || WEXITSTATUS(src->st->status) != 0) {
 			/* its output is no log to judge (kubectl: no such pod) */
-			notes_add(ns, NOTE_WARN, src->name, 0, 0, "the command %s: what it printed "
+			notes_add(ns, NOTE_WARN, src->where.name, 0, 0, "the command %s: what it printed "
 			    "is read, but its log is not judged healthy",
 			    stream_status(src->st->status, b, sizeof b));
 			src->failed = SOURCE_CMD_FAILED;
@@ -293,11 +292,11 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 				memcpy(src->rd->carry + src->rd->carrylen, p, room);
 				src->rd->carrylen = src->rd->line_max;
 				if (src->rd->line_max % 1024 == 0)
-					notes_add(ns, NOTE_WARN, src->name, this_line(src), 0,
+					notes_add(ns, NOTE_WARN, src->where.name, this_line(src), 0,
 					    "line longer than %u KiB; matched on its first %u KiB",
 					    src->rd->line_max / 1024, src->rd->line_max / 1024);
 				else
-					notes_add(ns, NOTE_WARN, src->name, this_line(src), 0,
+					notes_add(ns, NOTE_WARN, src->where.name, this_line(src), 0,
 					    "line longer than %u bytes; matched on its first %u",
 					    src->rd->line_max, src->rd->line_max);
 				emit(src, src->rd->carry, src->rd->carrylen, src->offset, fn, arg, 1, 0);
@@ -511,7 +510,7 @@ source_errorjson(struct source *src, const char *text, size_t len, struct notes 
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		notes_add(ns, NOTE_WARN, src->name, parser.problem_mark.line + 1,
+		notes_add(ns, NOTE_WARN, src->where.name, parser.problem_mark.line + 1,
 		    parser.problem_mark.column + 1, "error.json is not valid JSON: %s",
 		    parser.problem ? parser.problem : "parse error");
 		yaml_parser_delete(&parser);
@@ -550,9 +549,9 @@ failure(struct source *src, struct notes *ns, int code, const char *what)
 {
 	if (src->failed != code) {
 		if (code == SOURCE_NOT_REGULAR)
-			notes_add(ns, NOTE_ERROR, src->name, 0, 0, "not a regular file; skipped");
+			notes_add(ns, NOTE_ERROR, src->where.name, 0, 0, "not a regular file; skipped");
 		else
-			notes_add(ns, NOTE_ERROR, src->name, 0, 0, "%s: %s", what, strerror(code));
+			notes_add(ns, NOTE_ERROR, src->where.name, 0, 0, "%s: %s", what, strerror(code));
 	}
 	src->failed = code;
 }
@@ -561,7 +560,7 @@ failure(struct source *src, struct notes *ns, int code, const char *what)
 static void
 restart(struct source *src, struct notes *ns, const char *why)
 {
-	notes_add(ns, NOTE_INFO, src->name, 0, 0, "%s", why);
+	notes_add(ns, NOTE_INFO, src->where.name, 0, 0, "%s", why);
 	src->offset = 0;
 	src->rd->carrylen = 0;
 	src->rd->skipping = 0;
@@ -629,7 +628,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			goto out;
 		}
 		if (src->failed != 0) {
-			notes_add(ns, NOTE_INFO, src->name, 0, 0, "readable again");
+			notes_add(ns, NOTE_INFO, src->where.name, 0, 0, "readable again");
 			src->failed = 0;
 		}
 		if (src->rd->ino != 0 && (sb.st_ino != src->rd->ino || sb.st_dev != src->rd->dev)) {
@@ -674,7 +673,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
 		if (r < 0) {
-			notes_add(ns, NOTE_ERROR, src->name, this_line(src), 0,
+			notes_add(ns, NOTE_ERROR, src->where.name, this_line(src), 0,
 			    "read error: %s", strerror(errno));
 			src->failed = errno ? errno : EIO;
 			break;
@@ -685,7 +684,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			break;
 		}
 		if (base == 0 && looks_binary(buf, (size_t)r)) {
-			notes_add(ns, NOTE_WARN, src->name, 0, 0,
+			notes_add(ns, NOTE_WARN, src->where.name, 0, 0,
 			    "binary data (NUL bytes in the first 4 KiB); skipped");
 			src->binary = 1;
 			total += r;
@@ -700,7 +699,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		}
 		if (!src->noted_nul && memchr(buf, '\0', (size_t)r) != NULL) {
 			src->noted_nul = 1;
-			notes_add(ns, NOTE_INFO, src->name, 0, 0,
+			notes_add(ns, NOTE_INFO, src->where.name, 0, 0,
 			    "contains NUL bytes (a block a crash left unwritten?); each run of them "
 			    "ends the text before it, and the text around them is read");
 		}

@@ -50,14 +50,11 @@ struct srcread {
 	struct linestate ls;
 	char		*carry;		/* partial last line */
 	size_t		 carrylen, carrycap;
-	int		 skipping;	/* inside an over-long line */
-	int		 midline;	/* a piece of the line being read was handed on */
 	struct wrap	*wrap;		/* the scanner's kept half-record (core/scan.c) */
 	struct envstate	 env;		/* what wraps its lines (core/envelope.h) */
 	/* a whole JSON document (an Elasticsearch response, an aws logs
-	 * export) is kept until it is complete, then read record by record */
-	int		 document;	/* DOC_* */
-	int		 doc_noted;	/* ... said to be incomplete */
+	 * export) is kept until it is complete, then read record by record
+	 * (document, doc_noted: below, with the other bytes) */
 	struct buf	*doc;
 	int		*kept_ranks;	/* ranks whose first failure-like line was kept */
 	size_t		 nkept, capkept;
@@ -77,6 +74,10 @@ struct srcread {
 					 * truncated and rewritten file shows other ones */
 	uint32_t	 line_max;	/* SOURCE_LINE_MAX (less in tests) */
 	uint32_t	 headlen;	/* <= SOURCE_HEAD */
+	uint8_t		 skipping;	/* inside an over-long line */
+	uint8_t		 midline;	/* a piece of the line being read was handed on */
+	uint8_t		 document;	/* DOC_* */
+	uint8_t		 doc_noted;	/* ... said to be incomplete */
 };
 
 /* A stream's: its pipe (0 for standard input; -1 once closed), the
@@ -97,8 +98,8 @@ struct srcstream {
 struct source {
 	/* (pointers, then 64-, 32- and 8-bit fields: a run may have 100,000) */
 	char		*path;		/* to open */
-	char		*name;		/* to show: relative to the run */
-	struct event_where where;	/* its events': name, and path or spool */
+	struct event_where where;	/* its name to show (relative to the run),
+					 * its events' too, and path or spool */
 	struct srcread	*rd;		/* NULL until first read (source_reader),
 					 * and again once retired */
 	struct srcstream *st;		/* a stream's (below); NULL for a file */
@@ -106,7 +107,7 @@ struct source {
 	uint64_t	 bytes;		/* bytes read in all */
 	unsigned long	 lineno;	/* lines consumed */
 	int64_t		 head_anchor;	/* its head's time (head_dated) */
-	size_t		 id;		/* the owner's index for this source */
+	uint32_t	 id;		/* the owner's index for this source */
 	enum source_kind kind;
 	int		 rank;		/* from the layout, -1 */
 	int		 node;		/* node index from the layout, -1 */

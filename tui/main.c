@@ -1204,7 +1204,7 @@ main(int argc, char **argv)
 		buf_format_bytes(r->bytes, done, sizeof done);
 		fprintf(stderr, "rankwatch: interrupted (%s) while reading %s, file %zu of %zu, "
 		    "after %s; no report\n", stop == SIGINT ? "SIGINT" : "SIGTERM",
-		    r->sources[at]->name, at + 1, r->nsources, done);
+		    r->sources[at]->where.name, at + 1, r->nsources, done);
 		status = 128 + stop;
 		outfile_abort(of);
 		run_free(r);

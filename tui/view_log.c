@@ -182,7 +182,7 @@ load(struct tui *t, struct logview *lv)
 			continue;
 		if (lv->rank >= 0 && orig->rank >= 0 && orig->rank != lv->rank)
 			continue;
-		s = source_new(source_reread_path(orig), orig->name,
+		s = source_new(source_reread_path(orig), orig->where.name,
 		    SOURCE_IS_STREAM(orig) ? SOURCE_LOG : orig->kind, orig->rank, orig->node,
 		    orig->nproc);
 		ols = orig->rd != NULL ? &orig->rd->ls : NULL;	/* NULL: retired */
@@ -226,11 +226,11 @@ held_span(struct tui *t, const struct logview *lv, char *out, size_t len)
 	const struct logline *a = &lv->v[0], *b = &lv->v[lv->n - 1];
 
 	if (a->src == b->src)
-		snprintf(out, len, "%s lines %lu-%lu", t->run->sources[a->src]->name,
+		snprintf(out, len, "%s lines %lu-%lu", t->run->sources[a->src]->where.name,
 		    (unsigned long)a->lineno, (unsigned long)b->lineno);
 	else
-		snprintf(out, len, "%s:%lu to %s:%lu", t->run->sources[a->src]->name,
-		    (unsigned long)a->lineno, t->run->sources[b->src]->name,
+		snprintf(out, len, "%s:%lu to %s:%lu", t->run->sources[a->src]->where.name,
+		    (unsigned long)a->lineno, t->run->sources[b->src]->where.name,
 		    (unsigned long)b->lineno);
 }
 
@@ -252,7 +252,7 @@ open_at(struct tui *t, struct logview *lv, int rank, int64_t sec, const char *fi
 	lv->sel = lv->top = 0;
 	if (file != NULL)
 		for (i = 0; i < t->run->nsources; i++)
-			if (strcmp(t->run->sources[i]->name, file) == 0) {
+			if (strcmp(t->run->sources[i]->where.name, file) == 0) {
 				lv->want_src = (int)i;
 				lv->want_line = line;
 				break;
@@ -262,7 +262,7 @@ open_at(struct tui *t, struct logview *lv, int rank, int64_t sec, const char *fi
 		found = 0;
 		for (i = 0; i < lv->n; i++)
 			if (lv->v[i].lineno == line &&
-			    strcmp(t->run->sources[lv->v[i].src]->name, file) == 0) {
+			    strcmp(t->run->sources[lv->v[i].src]->where.name, file) == 0) {
 				lv->sel = (int)i;
 				found = 1;
 				break;
@@ -564,7 +564,7 @@ log_draw(struct tui *t, struct view *v)
 		const struct logline *l = &lv->v[lv->sel];
 		char where[512];
 
-		snprintf(where, sizeof where, " %s:%u  line %d of %zu%s", t->run->sources[l->src]->name,
+		snprintf(where, sizeof where, " %s:%u  line %d of %zu%s", t->run->sources[l->src]->where.name,
 		    l->lineno, lv->sel + 1, lv->n, !lv->wrap && lv->hscroll ? "  (scrolled: 0 "
 		    "goes back)" : "");
 		tui_fill(t, LINES - 2, 0, COLS, TR_DIM);
@@ -714,7 +714,7 @@ show_line(struct tui *t, struct logview *lv)
 		stamp_format(&s, 1, when, sizeof when);
 	else
 		snprintf(when, sizeof when, "no time");
-	snprintf(title, sizeof title, "%s:%u", t->run->sources[l->src]->name, l->lineno);
+	snprintf(title, sizeof title, "%s:%u", t->run->sources[l->src]->where.name, l->lineno);
 	if (l->rank >= 0)
 		buf_printf(&b, "rank %d  %s  %u bytes\n\n", l->rank, when, l->len);
 	else
@@ -731,7 +731,7 @@ static void
 toggle_merge(struct tui *t, struct logview *lv)
 {
 	const struct logline *l = lv->n ? &lv->v[lv->sel] : NULL;
-	char *file = l ? xstrdup(t->run->sources[l->src]->name) : NULL;
+	char *file = l ? xstrdup(t->run->sources[l->src]->where.name) : NULL;
 	unsigned long line = l ? l->lineno : 0;
 	int rank = lv->rank >= 0 ? -1 : l && l->rank >= 0 ? l->rank : -2;
 
