@@ -496,8 +496,8 @@ sigslot_of(struct rankstate *rs, uint32_t sig, int create)
 	rankstate_grow(rs, 1);
 	rs->slots[rs->nslots].sig = sig;
 	rs->slots[rs->nslots].count = 0;
+	rs->slots[rs->nslots].held = 0;
 	rs->slots[rs->nslots].recent = -1;
-	rs->slots[rs->nslots].last = -1;
 	return &rs->slots[rs->nslots++];
 }
 
@@ -512,16 +512,15 @@ row_keep(struct incident *in, struct sigslot *sl, const struct event *ev)
 
 	if (sl->recent >= 0 && in->rows.v[sl->recent].ex == ex)
 		return;
-	if (sl->count <= INCIDENT_KEEP_ROUTINE || sl->last < 0) {
+	if (sl->count <= INCIDENT_KEEP_ROUTINE || !sl->held) {
 		i = factrows_add(&in->rows, ev, ex);
 		if (sl->count > INCIDENT_KEEP_ROUTINE)
-			sl->last = (int32_t)i;
+			sl->held = 1;
 		sl->recent = (int32_t)i;
 		return;
 	}
-	in->rows.v[sl->last].order = ev->order;
-	in->rows.v[sl->last].ex = ex;
-	sl->recent = sl->last;
+	in->rows.v[sl->recent].order = ev->order;
+	in->rows.v[sl->recent].ex = ex;
 }
 
 struct event *
@@ -590,16 +589,15 @@ incident_add_event(struct incident *in, struct event *ev)
 	if (in->factex[ev->sig->index] == NULL && ev->nfacts > 0)
 		in->factex[ev->sig->index] = event_facts_copy(ev);
 	ev = event_compact(ev, &in->skeletons, in->factex[ev->sig->index]);
-	if (sl->count <= keep || sl->last < 0) {
+	if (sl->count <= keep || !sl->held) {
 		XGROW(in->events, in->capevents, in->nevents + 1);
 		if (sl->count > keep)
-			sl->last = (int32_t)in->nevents;
+			sl->held = 1;
 		sl->recent = (int32_t)in->nevents;
 		in->events[in->nevents++] = ev;
 	} else {
-		event_free(in->events[sl->last]);
-		in->events[sl->last] = ev;
-		sl->recent = sl->last;
+		event_free(in->events[sl->recent]);
+		in->events[sl->recent] = ev;
 	}
 	return ev;
 }
@@ -627,9 +625,9 @@ incident_bound_event(struct incident *in, const struct event_ref *ref,
 	/* the newest copy of its rank and signature, or an earlier kept one */
 	const struct sigslot *sl = rs != NULL ? sigslot_of(rs, (uint32_t)ref->sig, 0) : NULL;
 
-	if (sl != NULL && !in->summarised[ref->sig] && sl->last >= 0 &&
-	    in->events[sl->last]->order == ref->order)
-		ev = in->events[sl->last];
+	if (sl != NULL && !in->summarised[ref->sig] && sl->held &&
+	    in->events[sl->recent]->order == ref->order)
+		ev = in->events[sl->recent];
 	if (in->sumfirst[ref->sig] >= 0 && in->events[in->sumfirst[ref->sig]]->order == ref->order)
 		ev = in->events[in->sumfirst[ref->sig]];
 	for (i = in->nevents; ev == NULL && i > 0; i--) {

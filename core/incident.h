@@ -66,10 +66,11 @@ struct numstat {
  * kept. A rank holds these only for what it matched, not one per
  * signature of the rulebook. */
 struct sigslot {
-	uint32_t	 sig;		/* signature index */
+	uint32_t	 sig:31;	/* signature index */
+	uint32_t	 held:1;	/* recent is the "last" copy: the one a
+					 * newer event replaces, past the first few */
 	uint32_t	 count;		/* events of it on this rank */
 	int32_t		 recent;	/* index in incident.events of the newest copy kept, -1 */
-	int32_t		 last;		/* ... of the "last" copy, -1 */
 };
 
 /* A rank's slots are made four at a time (a big run's ranks match four or
