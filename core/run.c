@@ -156,7 +156,7 @@ probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
 
 	if (src->kind != SOURCE_LOG)
 		return 0;
-	if ((fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+	if ((fd = open(src->where.path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
 		return 0;
 	n = read(fd, buf, 4096);
 	if (n == 4096 && (more = read(fd, buf + n, 16384 - 4096)) < 0)
@@ -218,7 +218,7 @@ nothing_found(const struct run *r, const char *const *paths, size_t npaths)
 static int
 cmd_pod_index(const struct rulebook *rb, struct source *s)
 {
-	const char *p = s->path, *e, *q;
+	const char *p = source_path(s), *e, *q;
 	int index = -1;
 
 	while (*p != '\0' && index < 0) {
@@ -379,7 +379,7 @@ source_done(struct run *r, struct source *s, int final)
 		p->cap = p->n;
 	}
 	if (!final)
-		source_fit(s);
+		source_sleep(s);
 	if (final && r->once) {
 		scan_source_release(s);
 		source_retire(s);
@@ -500,21 +500,21 @@ already_read(struct run *r, struct source *s)
 	struct stat sb;
 	size_t i;
 
-	if (s->kind != SOURCE_LOG || stat(s->path, &sb) != 0)
+	if (s->kind != SOURCE_LOG || stat(s->where.path, &sb) != 0)
 		return;
 	for (i = 0; i < r->nsources; i++) {
 		const struct source *o = r->sources[i];
+		struct source_file_id id;
 		uint64_t done;
 
-		if (o->rd == NULL)	/* not read yet, or retired (a report's, which
-					 * finds no file anew) */
+		if (!source_file_id(o, &id))	/* not read yet, or retired (a
+						 * report's, which finds no file anew) */
 			continue;
 		/* its old name may not have noticed the rotation yet */
-		if (o->rd->ino != 0 && o->rd->ino == sb.st_ino && o->rd->dev == sb.st_dev)
+		if (id.ino != 0 && id.ino == sb.st_ino && id.dev == sb.st_dev)
 			done = o->offset;
-		else if (o->rd->prev_ino != 0 && o->rd->prev_ino == sb.st_ino &&
-		    o->rd->prev_dev == sb.st_dev)
-			done = o->rd->prev_offset;
+		else if (id.prev_ino != 0 && id.prev_ino == sb.st_ino && id.prev_dev == sb.st_dev)
+			done = id.prev_offset;
 		else
 			continue;
 		s->offset = done;	/* whole lines: a line's start */
@@ -532,13 +532,13 @@ run_rediscover(struct run *r)
 {
 	struct foundlist fl;
 	struct notes quiet;
-	char **have = xcalloc(r->nsources + 1, sizeof *have);
+	const char **have = xcalloc(r->nsources + 1, sizeof *have);
 	size_t i, added = 0, n = r->nsources;
 
 	memset(&fl, 0, sizeof fl);
 	notes_init(&quiet);	/* problems were said the first time */
 	for (i = 0; i < n; i++)
-		have[i] = r->sources[i]->path;
+		have[i] = source_path(r->sources[i]);
 	qsort(have, n, sizeof *have, buf_strp_cmp);
 	discover((const char *const *)r->paths, r->npaths, r->all_attempts, &fl, &quiet);
 	for (i = 0; i < fl.n; i++) {

@@ -159,8 +159,9 @@ wrap_of(struct source *src)
 void
 scan_source_release(struct source *src)
 {
-	if (src->rd == NULL)
+	if (src->rd == NULL && src->asleep == NULL)
 		return;
+	(void)source_reader(src);	/* awake */
 	if (src->rd->wrap != NULL)
 		free(src->rd->wrap->text);
 	free(src->rd->wrap);

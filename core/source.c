@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,32 +32,127 @@ source_new(const char *path, const char *name, enum source_kind kind,
 	 * one name when the path ends in the other, as under a run's folder */
 	int tail = pn > nn && path[pn - nn - 1] == '/' && memcmp(path + pn - nn, name, nn) == 0;
 	struct source *src = xcalloc(1, sizeof *src + pn + (tail ? 0 : nn));
+	char *p = memcpy((char *)(src + 1), path, pn);
 
-	src->path = memcpy((char *)(src + 1), path, pn);
-	src->where.name = tail ? src->path + pn - nn : memcpy(src->path + pn, name, nn);
-	src->where.path = kind == SOURCE_STDIN || kind == SOURCE_CMD ? NULL : src->path;
+	src->where.name = tail ? p + pn - nn : memcpy(p + pn, name, nn);
+	src->where.path = kind == SOURCE_STDIN || kind == SOURCE_CMD ? NULL : p;
 	src->kind = kind;
 	src->rank = rank;
 	src->node = node;
 	src->nproc = nproc;
 	if (kind == SOURCE_STDIN || kind == SOURCE_CMD) {
 		src->st = xcalloc(1, sizeof *src->st);
+		src->st->cmd = p;
 		src->st->fd = kind == SOURCE_STDIN ? 0 : -1;
 		src->st->spool_fd = -1;
 	}
 	return src;
 }
 
+/* A reading state asleep (source_sleep): which of its 8-byte words differ
+ * from a new one's (reader_init), those words, then its kept ranks and
+ * its hosts, NUL after each. */
+struct srcsleep {
+	uint64_t	 map;
+	uint64_t	 w[];
+};
+
+#define SRCREAD_WORDS	(sizeof(struct srcread) / sizeof(uint64_t))
+_Static_assert(sizeof(struct srcread) % sizeof(uint64_t) == 0 && SRCREAD_WORDS <= 64,
+    "a sleeping reading state's map has a bit for each of its words");
+
+/* A new reading state of src (rd zeroed). */
+static void
+reader_init(const struct source *src, struct srcread *rd)
+{
+	rd->line_max = SOURCE_LINE_MAX;
+	linestate_init(&rd->ls, src->rank, src->node, 0);
+	rd->ls.nproc = src->nproc;
+	envstate_init(&rd->env);
+}
+
+/* rd as it was when src went to sleep. */
+static void
+sleeper_unpack(const struct source *src, struct srcread *rd)
+{
+	const struct srcsleep *z = src->asleep;
+	size_t i, k = 0;
+
+	memset(rd, 0, sizeof *rd);
+	reader_init(src, rd);
+	for (i = 0; i < SRCREAD_WORDS; i++)
+		if (z->map >> i & 1)
+			memcpy((char *)rd + i * sizeof(uint64_t), &z->w[k++], sizeof(uint64_t));
+}
+
+static void
+wake(struct source *src)
+{
+	struct srcsleep *z = src->asleep;
+	struct srcread *rd = xmalloc(sizeof *rd);
+	const char *p;
+	size_t i;
+
+	sleeper_unpack(src, rd);
+	p = (const char *)&z->w[__builtin_popcountll(z->map)];
+	if (rd->nkept > 0) {
+		rd->kept_ranks = xmalloc(rd->nkept * sizeof *rd->kept_ranks);
+		memcpy(rd->kept_ranks, p, rd->nkept * sizeof *rd->kept_ranks);
+		p += rd->nkept * sizeof *rd->kept_ranks;
+	}
+	rd->capkept = rd->nkept;
+	if (rd->nhosts > 0)
+		rd->hosts = xmalloc(rd->nhosts * sizeof *rd->hosts);
+	for (i = 0; i < rd->nhosts; i++, p += strlen(p) + 1)
+		rd->hosts[i] = xstrdup(p);
+	free(z);
+	src->asleep = NULL;
+	src->rd = rd;
+}
+
+/* Bytes [off, off + size) of src's reading state, awake or asleep;
+ * 0 when it has none (not read yet, or retired). */
+static int
+peek(const struct source *src, size_t off, void *out, size_t size)
+{
+	struct srcread rd;
+
+	if (src->rd != NULL)
+		memcpy(out, (const char *)src->rd + off, size);
+	else if (src->asleep != NULL) {
+		sleeper_unpack(src, &rd);
+		memcpy(out, (const char *)&rd + off, size);
+	} else
+		return 0;
+	return 1;
+}
+
+#define PEEK(src, field, out)	peek((src), offsetof(struct srcread, field), (out), \
+				    sizeof(((struct srcread *)0)->field))
+
+int
+source_file_id(const struct source *src, struct source_file_id *id)
+{
+	return PEEK(src, dev, &id->dev) && PEEK(src, ino, &id->ino) &&
+	    PEEK(src, prev_dev, &id->prev_dev) && PEEK(src, prev_ino, &id->prev_ino) &&
+	    PEEK(src, prev_offset, &id->prev_offset);
+}
+
+int
+source_anchor(const struct source *src, int64_t *anchor, int *dated)
+{
+	return PEEK(src, ls.anchor, anchor) && PEEK(src, ls.anchor_dated, dated);
+}
+
 struct srcread *
 source_reader(struct source *src)
 {
+	if (src->asleep != NULL)
+		wake(src);
 	if (src->rd != NULL || src->retired)
 		return src->rd;
 	src->rd = xcalloc(1, sizeof *src->rd);
-	src->rd->line_max = SOURCE_LINE_MAX;
-	linestate_init(&src->rd->ls, src->rank, src->node, 0);
-	src->rd->ls.nproc = src->nproc;
-	envstate_init(&src->rd->env);
+	reader_init(src, src->rd);
 	return src->rd;
 }
 
@@ -161,9 +257,11 @@ source_retire(struct source *src)
 {
 	/* the scanner's half-record (rd->wrap) is the scanner's to release
 	 * first (scan_source_release) */
-	struct srcread *rd = src->rd;
+	struct srcread *rd;
 
-	if (rd == NULL)
+	if (src->asleep != NULL)
+		wake(src);
+	if ((rd = src->rd) == NULL)
 		return;
 	free(rd->carry);
 	free(rd->kept_ranks);
@@ -182,18 +280,53 @@ source_retire(struct source *src)
 }
 
 void
-source_fit(struct source *src)
+source_sleep(struct source *src)
 {
-	struct srcread *rd = src->rd;
+	struct srcread *rd = src->rd, fresh;
+	struct srcsleep *z;
+	uint64_t map = 0;
+	size_t i, n = 0, extra, k;
+	int *kept;
+	char **hosts, *p;
 
-	if (rd == NULL || rd->capkept <= rd->nkept)
+	if (rd == NULL)
 		return;
-	if (rd->nkept == 0) {
-		free(rd->kept_ranks);
-		rd->kept_ranks = NULL;
-	} else
-		rd->kept_ranks = xrealloc(rd->kept_ranks, rd->nkept * sizeof *rd->kept_ranks);
-	rd->capkept = rd->nkept;
+	/* the arrays go into the sleeper (the batches that named these
+	 * hosts are applied: the incident has its own copies) */
+	kept = rd->kept_ranks;
+	hosts = rd->hosts;
+	rd->kept_ranks = NULL;
+	rd->hosts = NULL;
+	rd->capkept = 0;
+	extra = rd->nkept * sizeof *kept;
+	for (i = 0; i < rd->nhosts; i++)
+		extra += strlen(hosts[i]) + 1;
+	memset(&fresh, 0, sizeof fresh);
+	reader_init(src, &fresh);
+	for (i = 0; i < SRCREAD_WORDS; i++)
+		if (memcmp((const char *)rd + i * sizeof(uint64_t),
+		    (const char *)&fresh + i * sizeof(uint64_t), sizeof(uint64_t)) != 0) {
+			map |= (uint64_t)1 << i;
+			n++;
+		}
+	z = xmalloc(sizeof *z + n * sizeof(uint64_t) + extra);
+	z->map = map;
+	for (i = 0, k = 0; i < SRCREAD_WORDS; i++)
+		if (map >> i & 1)
+			memcpy(&z->w[k++], (const char *)rd + i * sizeof(uint64_t), sizeof(uint64_t));
+	p = (char *)&z->w[n];
+	if (rd->nkept > 0)
+		memcpy(p, kept, rd->nkept * sizeof *kept);
+	p += rd->nkept * sizeof *kept;
+	for (i = 0; i < rd->nhosts; i++) {
+		p = stpcpy(p, hosts[i]) + 1;
+		free(hosts[i]);
+	}
+	free(kept);
+	free(hosts);
+	free(rd);
+	src->rd = NULL;
+	src->asleep = z;
 }
 
 void
@@ -605,7 +738,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		return 0;
 	/* Unchanged since the last read (same file, same size, same mtime):
 	 * a stat is cheaper than an open, for polling thousands of files. */
-	if (src->kind == SOURCE_LOG && src->rd->ino != 0 && stat(src->path, &sb) == 0 &&
+	if (src->kind == SOURCE_LOG && src->rd->ino != 0 && stat(src->where.path, &sb) == 0 &&
 	    sb.st_ino == src->rd->ino && sb.st_dev == src->rd->dev &&
 	    (uint64_t)sb.st_size == src->offset + src->rd->carrylen &&
 	    (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec == src->rd->mtime_ns &&
@@ -613,7 +746,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		return 0;
 	if (SOURCE_IS_STREAM(src))
 		fd = src->st->fd;
-	else if ((fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0) {
+	else if ((fd = open(src->where.path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0) {
 		failure(src, ns, errno, "cannot open");
 		return -1;
 	}

@@ -86,6 +86,7 @@ struct srcread {
  * can show it again, by its /proc/self/fd name (NULL: none). A file has
  * none of these (a run may have 100,000 files). */
 struct srcstream {
+	const char	*cmd;		/* the command, or "-" (in the source's allocation) */
 	char		*spool;
 	int		 fd;
 	pid_t		 child;
@@ -95,13 +96,16 @@ struct srcstream {
 	unsigned char	 spool_full;	/* a write failed: what follows is not kept */
 };
 
+struct srcsleep;
+
 struct source {
 	/* (pointers, then 64-, 32- and 8-bit fields: a run may have 100,000) */
-	char		*path;		/* to open */
 	struct event_where where;	/* its name to show (relative to the run),
-					 * its events' too, and path or spool */
+					 * its events' too, and a file's path (to
+					 * open) or a stream's spool */
 	struct srcread	*rd;		/* NULL until first read (source_reader),
-					 * and again once retired */
+					 * while asleep, and once retired */
+	struct srcsleep	*asleep;	/* rd while it sleeps (source_sleep) */
 	struct srcstream *st;		/* a stream's (below); NULL for a file */
 	uint64_t	 offset;	/* bytes consumed, complete lines only */
 	uint64_t	 bytes;		/* bytes read in all */
@@ -131,6 +135,13 @@ typedef void (*source_line_fn)(void *arg, struct source *src,
 
 struct source	*source_new(const char *path, const char *name,
 		    enum source_kind kind, int rank, int node, int nproc);
+/* What source_new was given as its path: a file's, or a stream's command
+ * ("-" for standard input). */
+static inline const char *
+source_path(const struct source *src)
+{
+	return src->st != NULL ? src->st->cmd : src->where.path;
+}
 void		 source_free(struct source *src);
 /* Nothing more will be read: let the reading state go, and the hosts
  * (the incident has its own copies of its events' and ranks' hosts once
@@ -139,12 +150,27 @@ void		 source_free(struct source *src);
  * first (scan_source_release). */
 void		 source_retire(struct source *src);
 /* Its reading state, made when first needed (a run of 100,000 files
- * holds one only for the files being read, in a report); NULL once
- * retired. */
+ * holds one only for the files being read, in a report) and woken when
+ * asleep; NULL once retired. */
 struct srcread	*source_reader(struct source *src);
+/* The file src's reading state last read, and the one it was before a
+ * rotation (0 when none), asleep or awake: 0 when it has no reading
+ * state (not read yet, or retired). */
+struct source_file_id {
+	dev_t		 dev, prev_dev;
+	ino_t		 ino, prev_ino;
+	uint64_t	 prev_offset;
+};
+int		 source_file_id(const struct source *src, struct source_file_id *id);
+/* Its year anchor and whether a dated line gave it, asleep or awake; 0
+ * when it has no reading state. */
+int		 source_anchor(const struct source *src, int64_t *anchor, int *dated);
 /* Read to its end for now, and followed: its reading state's arrays
- * shrink to what they hold (a run of 100,000 files keeps them all). */
-void		 source_fit(struct source *src);
+ * shrink to what they hold, and the state sleeps (rd is NULL) as its
+ * words that are not zero, until source_reader wakes it as it was, byte
+ * for byte: a console that follows 16,384 files reads a few at a time
+ * and keeps the others' states in a third of the room. */
+void		 source_sleep(struct source *src);
 /* A stream source: standard input (cmd NULL) or cmd's output, run now;
  * spool_dir: where to keep what it reads (NULL: nowhere). A command that
  * cannot be started leaves a failed source and a note. */

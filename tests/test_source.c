@@ -71,6 +71,78 @@ test_incremental_and_partial(void **state)
 	tu_rmdir(dir);
 }
 
+/* A followed file's reading state sleeps between reads, and wakes as it
+ * was: byte for byte, with its kept ranks and hosts, its partial line,
+ * and what rotation and the log view read of it while it sleeps. */
+static void
+test_sleep_wakes_as_it_was(void **state)
+{
+	char *dir = tu_tmpdir(), *path;
+	struct notes ns;
+	struct source *s;
+	struct source_file_id id;
+	struct srcread before, after;
+	struct got g = { .n = 0 };
+	int64_t anchor;
+	int dated;
+
+	(void)state;
+	notes_init(&ns);
+	path = tu_write(dir, "rank3.log", "2024-12-18 19:02:11 one\ntwo\nthr", 31, 0);
+	s = source_new(path, "rank3.log", SOURCE_LOG, 3, 0, 8);
+	assert_int_equal(source_read(s, buf, &ns, collect, &g), 31);
+	assert_int_equal(g.n, 2);
+	(void)source_host(s, "gpu-a1", 6);
+	(void)source_host(s, "gpu-b22", 7);
+	assert_true(source_first_of_rank(s, 3));
+	assert_true(source_first_of_rank(s, 1));
+	assert_false(source_first_of_rank(s, 3));
+	memcpy(&before, s->rd, sizeof before);
+	assert_int_equal(before.nkept, 2);
+	assert_int_equal(before.carrylen, 3);	/* "thr" */
+
+	source_sleep(s);
+	assert_null(s->rd);
+	assert_non_null(s->asleep);
+	assert_true(source_file_id(s, &id));
+	assert_true(id.ino == before.ino && id.dev == before.dev && id.prev_ino == 0);
+	assert_true(source_anchor(s, &anchor, &dated));
+	assert_true(anchor == before.ls.anchor && dated == before.ls.anchor_dated);
+
+	assert_non_null(source_reader(s));
+	assert_null(s->asleep);
+	memcpy(&after, s->rd, sizeof after);
+	assert_int_equal(after.nkept, 2);
+	assert_int_equal(after.kept_ranks[0], 1);
+	assert_int_equal(after.kept_ranks[1], 3);
+	assert_int_equal(after.nhosts, 2);
+	assert_string_equal(after.hosts[0], "gpu-a1");
+	assert_string_equal(after.hosts[1], "gpu-b22");
+	/* the rest is what it was, byte for byte */
+	before.kept_ranks = after.kept_ranks;
+	before.hosts = after.hosts;
+	before.capkept = after.capkept;
+	assert_memory_equal(&before, &after, sizeof before);
+	assert_false(source_first_of_rank(s, 1));
+	assert_true(source_host(s, "gpu-b22", 7) == after.hosts[1]);
+
+	/* asleep again: the next read wakes it and finishes the line */
+	source_sleep(s);
+	TU_APPEND(dir, "rank3.log", "ee\nfour\n");
+	assert_int_equal(source_read(s, buf, &ns, collect, &g), 8);
+	assert_int_equal(g.n, 4);
+	assert_string_equal(g.lines[2], "three");
+	assert_int_equal(g.linenos[3], 4);
+	assert_int_equal(g.offsets[3], 34);
+	assert_int_equal(ns.n, 0);
+	/* freed asleep: nothing leaks (the sanitizer build says) */
+	source_sleep(s);
+	source_free(s);
+	free(path);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
 static void
 test_truncation_and_rotation(void **state)
 {
@@ -276,6 +348,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_incremental_and_partial),
+		cmocka_unit_test(test_sleep_wakes_as_it_was),
 		cmocka_unit_test(test_truncation_and_rotation),
 		cmocka_unit_test(test_huge_line_is_bounded),
 		cmocka_unit_test(test_binary_nul_fifo),

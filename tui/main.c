@@ -1221,7 +1221,7 @@ main(int argc, char **argv)
 			int attempts = 0;
 
 			for (i = 0; i < r->nsources; i++)
-				if (strstr(r->sources[i]->path, "/attempt_") != NULL)
+				if (strstr(source_path(r->sources[i]), "/attempt_") != NULL)
 					attempts = 1;
 			fprintf(stderr, "rankwatch: nothing to analyse: %zu file%s read, all "
 			    "empty%s\n", r->nsources, r->nsources == 1 ? "" : "s",

@@ -175,7 +175,8 @@ load(struct tui *t, struct logview *lv)
 	lv->reached = lv->want_src < 0 && lv->want_sec == 0 && !lv->want_end;
 	for (i = 0; i < t->run->nsources; i++) {
 		struct source *orig = t->run->sources[i], *s;
-		const struct linestate *ols;
+		int64_t anchor = 0;
+		int dated = 0, known;
 
 		/* a stream is read again from its spool, as a file */
 		if (source_reread_path(orig) == NULL)
@@ -185,11 +186,10 @@ load(struct tui *t, struct logview *lv)
 		s = source_new(source_reread_path(orig), orig->where.name,
 		    SOURCE_IS_STREAM(orig) ? SOURCE_LOG : orig->kind, orig->rank, orig->node,
 		    orig->nproc);
-		ols = orig->rd != NULL ? &orig->rd->ls : NULL;	/* NULL: retired */
+		known = source_anchor(orig, &anchor, &dated);	/* 0: retired */
 		/* (an anchor not dated is the file's mtime, read with it) */
-		source_reader(s)->ls.anchor = ols != NULL && (ols->anchor_dated || SOURCE_IS_STREAM(orig)) ?
-		    ols->anchor : 0;
-		s->rd->ls.anchor_dated = ols != NULL && ols->anchor_dated;
+		source_reader(s)->ls.anchor = known && (dated || SOURCE_IS_STREAM(orig)) ? anchor : 0;
+		s->rd->ls.anchor_dated = known && dated;
 		c.ls = s->rd->ls;
 		c.src = (uint32_t)i;
 		source_read(s, buf, &ns, on_line, &c);
