@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,13 +38,79 @@ text_hash(const char *p, size_t n)
 #define FACTS(ev)	((struct fact *)((char *)((ev) + 1) + \
 			    (HAS_UPPER(ev) ? sizeof(struct stamp) : 0)))
 
+/* --- arenas ----------------------------------------------------------------- */
+
+#define EVARENA_BLOCK	(8 * 1024)
+
+struct evblock {
+	struct evblock	*next;
+	size_t		 size;
+	_Alignas(max_align_t) char data[];
+};
+
+static void *
+evarena_alloc(struct evarena *a, size_t n)
+{
+	struct evblock *b;
+	char *p;
+
+	n = (n + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
+	if ((size_t)(a->end - a->at) < n) {
+		size_t size = n > EVARENA_BLOCK ? n : EVARENA_BLOCK;
+
+		b = xmalloc(sizeof *b + size);
+		b->size = size;
+		b->next = a->blocks;
+		a->blocks = b;
+		a->at = b->data;
+		a->end = b->data + size;
+	}
+	p = a->at;
+	a->at += n;
+	return p;
+}
+
+void
+evarena_reset(struct evarena *a)
+{
+	struct evblock *b = a->blocks, *next;
+
+	if (b == NULL)
+		return;
+	/* the newest stays if it is a whole block (not one large event) */
+	if (b->size != EVARENA_BLOCK) {
+		a->blocks = b->next;
+		free(b);
+		evarena_reset(a);
+		return;
+	}
+	for (next = b->next; next != NULL; next = b->next) {
+		b->next = next->next;
+		free(next);
+	}
+	a->at = b->data;
+	a->end = b->data + b->size;
+}
+
+void
+evarena_release(struct evarena *a)
+{
+	struct evblock *b, *next;
+
+	for (b = a->blocks; b != NULL; b = next) {
+		next = b->next;
+		free(b);
+	}
+	memset(a, 0, sizeof *a);
+}
+
 /* One allocation holds the event, its facts and their values (and the
  * text when it is kept): events are made (and most of them dropped) by
  * the thousand. */
 struct event *
 event_new(const struct signature *sig, const struct line *ln,
     const struct event_where *where, int keep, const char *host, const char *subject,
-    const size_t *ov)
+    const size_t *ov, struct evarena *arena)
 {
 	struct event *ev;
 	unsigned g;
@@ -64,8 +131,9 @@ event_new(const struct signature *sig, const struct line *ln,
 		size += sizeof(struct stamp);
 	if (keep)
 		size += n + 1;
-	ev = xmalloc(size);
+	ev = arena != NULL ? evarena_alloc(arena, size) : xmalloc(size);
 	memset(ev, 0, sizeof *ev);
+	ev->inarena = arena != NULL;
 	ev->sig = sig;
 	ev->rank = ln->rank;
 	ev->rank_from = (uint8_t)ln->rank_from;
@@ -108,7 +176,8 @@ event_new(const struct signature *sig, const struct line *ln,
 void
 event_free(struct event *ev)
 {
-	free(ev);
+	if (ev != NULL && !ev->inarena)
+		free(ev);
 }
 
 /* --- kept text, compacted ---------------------------------------------------- */
@@ -180,6 +249,24 @@ kept_text(const struct event *ev)
 		if (FACTS(ev)[i].off != 0 && (v = (const char *)ev + FACTS(ev)[i].off) >= end)
 			end = v + strlen(v) + 1;
 	return end;
+}
+
+struct event *
+event_own(struct event *ev)
+{
+	const char *text;
+	size_t size;
+	struct event *c;
+
+	if (!ev->inarena)
+		return ev;
+	/* (an arena's is as event_new made it: no exemplar, no skeleton) */
+	text = kept_text(ev);
+	size = (size_t)(text - (const char *)ev) + (ev->kept ? strlen(text) + 1 : 0);
+	c = xmalloc(size);
+	memcpy(c, ev, size);
+	c->inarena = 0;
+	return c;
 }
 
 /* A kept text t[0..n) as a skeleton in skeletons and the words of its
@@ -265,12 +352,13 @@ event_compact(struct event *ev, struct strset *skeletons, const struct event *ex
 			no = tl;
 	}
 	if (shared == 0 && !skel)
-		return ev;
+		return event_own(ev);
 	/* what ev holds, less the shared values (for the pointer to ex),
 	 * and the text as it is now kept */
 	size = (size_t)(text - (const char *)ev) + no - (shared ? saved - sizeof ex : 0);
 	c = xmalloc(size);
 	memcpy(c, ev, head);
+	c->inarena = 0;
 	p = (char *)c + head;
 	if (shared) {
 		c->shared = 1;
@@ -291,7 +379,7 @@ event_compact(struct event *ev, struct strset *skeletons, const struct event *ex
 		memcpy(p, skel ? own : text, no);
 		c->kept = skel ? 2 : 1;
 	}
-	free(ev);
+	event_free(ev);
 	return c;
 }
 
@@ -433,6 +521,7 @@ event_facts_copy(const struct event *ev)
 	}
 	c->kept = 0;	/* no text: it is not a line to show */
 	c->shared = 0;
+	c->inarena = 0;
 	return c;
 }
 

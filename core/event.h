@@ -69,25 +69,45 @@ struct event {
 	uint8_t			 assumed:1;	/* rank rests on local rank = global rank */
 	uint8_t			 kept:2;	/* the text follows the facts (2: compacted) */
 	uint8_t			 shared:1;	/* some values are an exemplar's (event_compact) */
+	uint8_t			 inarena:1;	/* made in an arena (event_own) */
 	/* then, for a borrowed time (STAMP_INHERITED), its upper bound: the
 	 * next own time in the file (event_upper); struct fact[nfacts], when
 	 * shared the exemplar (a pointer), the values, the kept text */
 };
 
+/* Where events made by the thousand, and mostly dropped, are made: a
+ * reader's batch (core/scan.h) carves its events from one, and lets them
+ * all go at once when it is read again; the incident keeps a copy of
+ * those it keeps (event_own). No malloc or free per event, and none of
+ * one thread's memory freed by another. */
+struct evblock;
+struct evarena {
+	struct evblock	*blocks;	/* the newest first */
+	char		*at, *end;	/* the room left in the newest */
+};
+/* Every event made in a goes; one block stays, for the next. */
+void		 evarena_reset(struct evarena *a);
+void		 evarena_release(struct evarena *a);
+
 /* Build an event from a parsed line and a match (ov from PCRE2 on msg).
  * where: its source's; keep: keep a copy of the line rather than read it
  * back from where->path (the caller must when that is NULL, or the line
  * is not in the file as it was read: core/scan.c); host: a string that
- * outlives the event, or NULL. */
+ * outlives the event, or NULL; arena: where it is made (NULL: its own
+ * allocation, which event_free frees). */
 struct event	*event_new(const struct signature *sig, const struct line *ln,
 		    const struct event_where *where, int keep, const char *host,
-		    const char *subject, const size_t *ov);
+		    const char *subject, const size_t *ov, struct evarena *arena);
+/* ev when it has an allocation of its own; else a copy that has, as
+ * event_free frees it (ev stays its arena's). */
+struct event	*event_own(struct event *ev);
 /* The name of the source the event's line is in. */
 static inline const char *
 event_file(const struct event *ev)
 {
 	return ev->where->name;
 }
+/* (Nothing for an event in an arena: the arena frees it.) */
 void		 event_free(struct event *ev);
 struct strset;
 /* The same event, smaller, for an incident that keeps a million:
@@ -100,8 +120,9 @@ struct strset;
  *   of the same signature that outlives it, not itself compacted; NULL:
  *   none) read from ex, not kept twice: the sequence number, the
  *   operation and the sizes every rank's watchdog timeout repeats.
- * ev is freed when a smaller copy is returned; event_text, event_fact and
- * the others give what they gave of ev. */
+ * ev is freed (event_free) when a smaller copy is returned, and an
+ * arena's is always copied (event_own); event_text, event_fact and the
+ * others give what they gave of ev. */
 struct event	*event_compact(struct event *ev, struct strset *skeletons,
 		    const struct event *ex);
 /* The line's text (cut at EVENT_TEXT_MAX), read back into buf when the

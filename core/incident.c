@@ -99,6 +99,7 @@ summarise(struct incident *in, struct event *ev)
 		event_free(ev);
 		return NULL;
 	}
+	ev = event_own(ev);
 	if (*first >= 0) {
 		event_free(in->events[*first]);
 		in->events[*first] = ev;

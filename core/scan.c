@@ -27,6 +27,7 @@ batch_clear(struct batch *b)
 		if (b->v[i].kind == REC_EVENT && b->v[i].u.ev != NULL)
 			event_free(b->v[i].u.ev);	/* not applied */
 	b->n = 0;
+	evarena_reset(&b->arena);
 	notes_release(&b->notes);
 	notes_init(&b->notes);
 	b->noted = 0;
@@ -43,6 +44,7 @@ batch_free(struct batch *b)
 		return;
 	batch_clear(b);
 	notes_release(&b->notes);
+	evarena_release(&b->arena);
 	free(b->v);
 	free(b);
 }
@@ -109,7 +111,8 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	int keep = !fc->inplace || !readable ||
 	    (sig->role != ROLE_PROGRESS && sig->role != ROLE_CONTEXT &&
 	    source_first_of_rank(fc->src, ln->rank));
-	struct event *ev = event_new(sig, ln, &src->where, keep, fc->host, subject, ov);
+	struct event *ev = event_new(sig, ln, &src->where, keep, fc->host, subject, ov,
+	    &fc->sc->b->arena);
 
 	rec_add(fc->sc->b, REC_EVENT)->u.ev = ev;
 }

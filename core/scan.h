@@ -53,6 +53,7 @@ struct batch {
 	struct source	*src;
 	struct rec	*v;
 	size_t		 n, cap;
+	struct evarena	 arena;		/* its events' (the incident copies those it keeps) */
 	struct notes	 notes;		/* taken in order by REC_NOTE */
 	size_t		 noted;		/* notes already given a REC_NOTE */
 	long long	 bytes;		/* source_read_some's answer */
