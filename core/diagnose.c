@@ -29,22 +29,39 @@ diagnose_entries(struct incident *in, struct analysis *an)
 	size_t i, j, k, nr = in->rank_n + 1;
 	const struct event **first = xcalloc(rb->nsigs + 1, sizeof *first);
 	size_t *entry_of = xcalloc(rb->nsigs + 1, sizeof *entry_of);
-	unsigned char *rr = xcalloc(rb->nentries * nr + 1, 1);	/* entry x rank (k): role bits */
+	/* the entries some rank's events or slots are of, each a row of rr */
+	size_t *row_of = xcalloc(rb->nentries + 1, sizeof *row_of), nrows = 0;
+	unsigned char *rr;	/* row (entry) x rank (k): role bits */
 
-	/* One pass over the events: each signature's first event, and which
-	 * ranks each entry's events came from, by role. */
 	for (i = 0; i < rb->nentries; i++)
 		for (j = 0; j < rb->entries[i]->nsigs; j++)
 			entry_of[rb->entries[i]->sigs[j].index] = i;
+	/* One pass over the events: each signature's first event, and the
+	 * entries of ranked ones (row_of: 1 until numbered) */
 	for (k = 0; k < in->nevents; k++) {
 		const struct event *ev = in->events[k];
 		size_t si = ev->sig->index;
-		const struct rankstate *rs = ev->rank >= 0 ? incident_rank(in, ev->rank) : NULL;
 
 		if (first[si] == NULL || event_cmp_time(ev, first[si]) < 0)
 			first[si] = ev;
+		if (ev->rank >= 0)
+			row_of[entry_of[si]] = 1;
+	}
+	for (k = 0; k < in->rank_n; k++)
+		for (j = 0; j < in->rank_v[k]->nslots; j++)
+			row_of[entry_of[in->rank_v[k]->slots[j].sig]] = 1;
+	for (i = 0; i < rb->nentries; i++)
+		row_of[i] = row_of[i] ? ++nrows : 0;
+	/* which ranks each entry's events came from, by role: a row for
+	 * each entry a rank matched, not for every entry of the rulebook */
+	rr = xcalloc(nrows * nr + 1, 1);
+	for (k = 0; k < in->nevents; k++) {
+		const struct event *ev = in->events[k];
+		const struct rankstate *rs = ev->rank >= 0 ? incident_rank(in, ev->rank) : NULL;
+
 		if (rs != NULL)
-			rr[entry_of[si] * nr + rs->k] |= (unsigned char)(1 << ev->sig->role);
+			rr[(row_of[entry_of[ev->sig->index]] - 1) * nr + rs->k] |=
+			    (unsigned char)(1 << ev->sig->role);
 	}
 	/* the ranks of the signatures the incident only counts: their slots */
 	for (k = 0; k < in->rank_n; k++) {
@@ -54,7 +71,8 @@ diagnose_entries(struct incident *in, struct analysis *an)
 			const struct signature *s = rb->sigs[rs->slots[j].sig];
 
 			if (incident_summarised(in, s))
-				rr[entry_of[s->index] * nr + rs->k] |= (unsigned char)(1 << s->role);
+				rr[(row_of[entry_of[s->index]] - 1) * nr + rs->k] |=
+				    (unsigned char)(1 << s->role);
 		}
 	}
 	an->diags = xcalloc(rb->nentries + 1, sizeof *an->diags);
@@ -62,7 +80,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		const struct entry *e = rb->entries[i];
 		struct diagnosis d;
 		int strong = 0, unmet_required = 0, any = 0, own_failure = 0;
-		const unsigned char *er = rr + i * nr;
+		const unsigned char *er = row_of[i] ? rr + (row_of[i] - 1) * nr : NULL;
 
 		memset(&d, 0, sizeof d);
 		d.entry = e;
@@ -104,7 +122,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 			d.owns_initiating = 1;
 			d.evidence += 4;
 		}
-		for (k = 0; k < in->rank_n; k++)
+		for (k = 0; er != NULL && k < in->rank_n; k++)
 			if (er[k]) {
 				d.ranks++;
 				if (er[k] & (1 << ROLE_INITIATING))
@@ -126,6 +144,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		an->diags[an->ndiags++] = d;
 	}
 	free(rr);
+	free(row_of);
 	free(first);
 	free(entry_of);
 	qsort(an->diags, an->ndiags, sizeof *an->diags, diag_cmp);

@@ -40,7 +40,7 @@ text_hash(const char *p, size_t n)
 
 /* --- arenas ----------------------------------------------------------------- */
 
-#define EVARENA_BLOCK	(8 * 1024)
+#define EVARENA_BLOCK	(4 * 1024)
 
 struct evblock {
 	struct evblock	*next;

@@ -565,6 +565,59 @@ test_facts_shared(void **state)
 	tu_rmdir(dir);
 }
 
+/* The events a reader makes are its batch's (an arena, reused for the
+ * next batch): the incident keeps copies of its own. A file of 600
+ * timeouts, more than a block of the arena, on each of two ranks: what
+ * the incident kept of them reads as the lines said, after every later
+ * batch has reused the arena. */
+static void
+test_events_outlive_arena(void **state)
+{
+	char *dir = tu_tmpdir(), line[96];
+	struct buf b = BUF_INIT;
+	struct run *r;
+	size_t i, k, n = 0;
+	int seq, numel;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		buf_clear(&b);
+		for (i = 1; i <= 600; i++)
+			buf_printf(&b, "[rank%zu]: collective timed out: seq=%zu numel=%zu\n", k,
+			    i, 1000 * k + i);
+		snprintf(line, sizeof line, "rank%zu.log", k);
+		free(tu_write(dir, line, b.s, b.len, 0));
+	}
+	(void)analyse(&r, dir);
+	seq = rulebook_find_fact(rb, "seq");
+	numel = rulebook_find_fact(rb, "numel");
+	for (i = 0; i < r->incident->nevents; i++) {
+		const struct event *ev = r->incident->events[i];
+		char want[32];
+		long s;
+
+		if (strcmp(ev->sig->id, "to") != 0)
+			continue;
+		assert_int_equal(ev->inarena, 0);
+		s = atol(event_fact(ev, seq));
+		assert_true(s >= 1 && s <= 600);
+		snprintf(want, sizeof want, "%ld", 1000 * (long)ev->rank + s);
+		assert_string_equal(event_fact(ev, numel), want);
+		n++;
+	}
+	/* the first few of each rank and the newest (INCIDENT_KEEP) */
+	assert_true(n >= 4);
+	for (k = 0; k < 2; k++) {
+		const struct rankstate *rs = incident_rank(r->incident, (int)k);
+
+		assert_non_null(rs);
+		assert_int_equal(rs->slots[0].count, 600);
+	}
+	buf_release(&b);
+	run_free(r);
+	tu_rmdir(dir);
+}
+
 static void
 test_ranks_compress(void **state)
 {
@@ -597,6 +650,7 @@ main(void)
 		cmocka_unit_test(test_borrowed_time_keeps_text),
 		cmocka_unit_test(test_kept_texts_compact),
 		cmocka_unit_test(test_facts_shared),
+		cmocka_unit_test(test_events_outlive_arena),
 		cmocka_unit_test(test_ranks_compress),
 	};
 
