@@ -41,6 +41,7 @@ text_hash(const char *p, size_t n)
 /* --- arenas ----------------------------------------------------------------- */
 
 #define EVARENA_BLOCK	(4 * 1024)
+#define EVPOOL_BLOCK	(64 * 1024)
 
 struct evblock {
 	struct evblock	*next;
@@ -133,7 +134,7 @@ event_new(const struct signature *sig, const struct line *ln,
 		size += n + 1;
 	ev = arena != NULL ? evarena_alloc(arena, size) : xmalloc(size);
 	memset(ev, 0, sizeof *ev);
-	ev->inarena = arena != NULL;
+	ev->home = arena != NULL ? EVENT_ARENA : EVENT_MALLOC;
 	ev->sig = sig;
 	ev->rank = ln->rank;
 	ev->rank_from = (uint8_t)ln->rank_from;
@@ -176,8 +177,11 @@ event_new(const struct signature *sig, const struct line *ln,
 void
 event_free(struct event *ev)
 {
-	if (ev != NULL && !ev->inarena)
-		free(ev);
+	if (ev == NULL || ev->home == EVENT_ARENA)
+		return;
+	if (ev->home == EVENT_POOL)
+		abort();	/* event_put */
+	free(ev);
 }
 
 /* --- kept text, compacted ---------------------------------------------------- */
@@ -251,21 +255,96 @@ kept_text(const struct event *ev)
 	return end;
 }
 
-struct event *
-event_own(struct event *ev)
+/* The bytes ev holds: its own values end where its text begins; then
+ * the text, or a skeleton's pointer and the words of its own. */
+static size_t
+event_size(const struct event *ev)
 {
-	const char *text;
+	const char *t = kept_text(ev), *sk, *v;
+	size_t size = (size_t)(t - (const char *)ev);
+
+	if (ev->kept == 1)
+		return size + strlen(t) + 1;
+	if (ev->kept != 2)
+		return size;
+	memcpy(&sk, t, sizeof sk);
+	for (v = t + sizeof sk; *sk != '\0'; sk++)
+		if (*sk == SKEL_VAR)
+			v += strlen(v) + 1;
+	return (size_t)(v - (const char *)ev);
+}
+
+/* Room for an event of size bytes in p (a malloc'd one when larger than
+ * a pool holds). */
+static struct event *
+evpool_alloc(struct evpool *p, size_t size)
+{
+	struct event *ev;
+	size_t k = (size + 7) / 8;
+
+	if (k * 8 > EVPOOL_MAX) {
+		ev = xmalloc(size);
+		ev->home = EVENT_MALLOC;
+		return ev;
+	}
+	if (p->free[k] != NULL) {
+		ev = p->free[k];
+		memcpy(&p->free[k], ev, sizeof p->free[k]);
+	} else {
+		if ((size_t)(p->carve.end - p->carve.at) < k * 8) {
+			struct evblock *b = xmalloc(sizeof *b + EVPOOL_BLOCK);
+
+			b->size = EVPOOL_BLOCK;
+			b->next = p->carve.blocks;
+			p->carve.blocks = b;
+			p->carve.at = b->data;
+			p->carve.end = b->data + EVPOOL_BLOCK;
+		}
+		ev = (struct event *)p->carve.at;
+		p->carve.at += k * 8;
+	}
+	ev->home = EVENT_POOL;
+	return ev;
+}
+
+void
+event_put(struct evpool *p, struct event *ev)
+{
+	size_t k;
+
+	if (ev == NULL || ev->home != EVENT_POOL) {
+		event_free(ev);
+		return;
+	}
+	k = (event_size(ev) + 7) / 8;
+	memcpy(ev, &p->free[k], sizeof p->free[k]);
+	p->free[k] = ev;
+}
+
+void
+evpool_release(struct evpool *p)
+{
+	evarena_release(&p->carve);
+	memset(p->free, 0, sizeof p->free);
+}
+
+struct event *
+event_own(struct event *ev, struct evpool *p)
+{
 	size_t size;
 	struct event *c;
 
-	if (!ev->inarena)
+	if (ev->home == EVENT_POOL)
 		return ev;
-	/* (an arena's is as event_new made it: no exemplar, no skeleton) */
-	text = kept_text(ev);
-	size = (size_t)(text - (const char *)ev) + (ev->kept ? strlen(text) + 1 : 0);
-	c = xmalloc(size);
-	memcpy(c, ev, size);
-	c->inarena = 0;
+	size = event_size(ev);
+	c = evpool_alloc(p, size);
+	{
+		unsigned home = c->home;
+
+		memcpy(c, ev, size);
+		c->home = home;
+	}
+	event_free(ev);
 	return c;
 }
 
@@ -321,7 +400,8 @@ same_fact(const struct event *ev, const struct event *ex, size_t i)
 }
 
 struct event *
-event_compact(struct event *ev, struct strset *skeletons, const struct event *ex)
+event_compact(struct event *ev, struct strset *skeletons, const struct event *ex,
+    struct evpool *pool)
 {
 	char own[2 * EVENT_TEXT_MAX + 2 + sizeof(const char *)];
 	const char *text;
@@ -334,7 +414,7 @@ event_compact(struct event *ev, struct strset *skeletons, const struct event *ex
 	char *p;
 
 	if (ev->shared || ev->kept == 2)
-		return ev;
+		return event_own(ev, pool);
 	if (ex != NULL && (ex->sig != ev->sig || ex->shared))
 		ex = NULL;
 	for (i = 0; ex != NULL && i < ev->nfacts && i < 64; i++)
@@ -352,13 +432,17 @@ event_compact(struct event *ev, struct strset *skeletons, const struct event *ex
 			no = tl;
 	}
 	if (shared == 0 && !skel)
-		return event_own(ev);
+		return event_own(ev, pool);
 	/* what ev holds, less the shared values (for the pointer to ex),
 	 * and the text as it is now kept */
 	size = (size_t)(text - (const char *)ev) + no - (shared ? saved - sizeof ex : 0);
-	c = xmalloc(size);
-	memcpy(c, ev, head);
-	c->inarena = 0;
+	c = evpool_alloc(pool, size);
+	{
+		unsigned home = c->home;
+
+		memcpy(c, ev, head);
+		c->home = home;
+	}
 	p = (char *)c + head;
 	if (shared) {
 		c->shared = 1;
@@ -521,7 +605,7 @@ event_facts_copy(const struct event *ev)
 	}
 	c->kept = 0;	/* no text: it is not a line to show */
 	c->shared = 0;
-	c->inarena = 0;
+	c->home = EVENT_MALLOC;
 	return c;
 }
 

@@ -60,7 +60,8 @@ struct event {
 	uint32_t		 texthash;	/* of the line's first textlen bytes */
 	uint16_t		 textlen;	/* those bytes: the line, cut at EVENT_TEXT_MAX */
 	uint16_t		 nfacts;
-	uint16_t		 flags;		/* LINE_* */
+	uint16_t		 flags:14;	/* LINE_* */
+	uint16_t		 home:2;	/* EVENT_MALLOC, EVENT_ARENA, EVENT_POOL */
 	/* (bit fields: a large run keeps an event or several for each rank,
 	 * and these are two bytes, not six, so that an event is 88) */
 	uint8_t			 rank_from:4;	/* enum rank_from */
@@ -69,7 +70,6 @@ struct event {
 	uint8_t			 assumed:1;	/* rank rests on local rank = global rank */
 	uint8_t			 kept:2;	/* the text follows the facts (2: compacted) */
 	uint8_t			 shared:1;	/* some values are an exemplar's (event_compact) */
-	uint8_t			 inarena:1;	/* made in an arena (event_own) */
 	/* then, for a borrowed time (STAMP_INHERITED), its upper bound: the
 	 * next own time in the file (event_upper); struct fact[nfacts], when
 	 * shared the exemplar (a pointer), the values, the kept text */
@@ -89,6 +89,24 @@ struct evarena {
 void		 evarena_reset(struct evarena *a);
 void		 evarena_release(struct evarena *a);
 
+/* Where an incident keeps its events (event_own, event_compact): each
+ * size, to 8 bytes, reuses its freed ones, and the others are carved from
+ * blocks. A large run keeps an event or several for each rank: each costs
+ * what it holds, not a malloc header and a rounding to 16 besides. */
+#define EVPOOL_MAX	1024	/* larger events are malloc'd */
+struct evpool {
+	struct evarena	 carve;
+	void		*free[EVPOOL_MAX / 8 + 1];	/* by size / 8 */
+};
+void		 evpool_release(struct evpool *p);
+
+/* Where an event's memory is: */
+enum {
+	EVENT_MALLOC,	/* its own allocation (event_free frees it) */
+	EVENT_ARENA,	/* an arena's (which frees it) */
+	EVENT_POOL,	/* a pool's (event_put) */
+};
+
 /* Build an event from a parsed line and a match (ov from PCRE2 on msg).
  * where: its source's; keep: keep a copy of the line rather than read it
  * back from where->path (the caller must when that is NULL, or the line
@@ -98,16 +116,19 @@ void		 evarena_release(struct evarena *a);
 struct event	*event_new(const struct signature *sig, const struct line *ln,
 		    const struct event_where *where, int keep, const char *host,
 		    const char *subject, const size_t *ov, struct evarena *arena);
-/* ev when it has an allocation of its own; else a copy that has, as
- * event_free frees it (ev stays its arena's). */
-struct event	*event_own(struct event *ev);
+/* ev in p: ev when it is p's already; else a copy, and ev is freed
+ * (event_free: an arena's stays its arena's). */
+struct event	*event_own(struct event *ev, struct evpool *p);
+/* Free an event of p's (or one of its own allocation). */
+void		 event_put(struct evpool *p, struct event *ev);
 /* The name of the source the event's line is in. */
 static inline const char *
 event_file(const struct event *ev)
 {
 	return ev->where->name;
 }
-/* (Nothing for an event in an arena: the arena frees it.) */
+/* (Nothing for an event in an arena: the arena frees it; a pool's goes
+ * back to its pool with event_put.) */
 void		 event_free(struct event *ev);
 struct strset;
 /* The same event, smaller, for an incident that keeps a million:
@@ -120,11 +141,11 @@ struct strset;
  *   of the same signature that outlives it, not itself compacted; NULL:
  *   none) read from ex, not kept twice: the sequence number, the
  *   operation and the sizes every rank's watchdog timeout repeats.
- * ev is freed (event_free) when a smaller copy is returned, and an
- * arena's is always copied (event_own); event_text, event_fact and the
- * others give what they gave of ev. */
+ * The copy is p's (event_own when it would be no smaller), and ev is
+ * freed (event_free); event_text, event_fact and the others give what
+ * they gave of ev. */
 struct event	*event_compact(struct event *ev, struct strset *skeletons,
-		    const struct event *ex);
+		    const struct event *ex, struct evpool *p);
 /* The line's text (cut at EVENT_TEXT_MAX), read back into buf when the
  * event keeps no copy; NULL when the file no longer holds it. */
 const char	*event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1]);

@@ -99,9 +99,9 @@ summarise(struct incident *in, struct event *ev)
 		event_free(ev);
 		return NULL;
 	}
-	ev = event_own(ev);
+	ev = event_own(ev, &in->pool);
 	if (*first >= 0) {
-		event_free(in->events[*first]);
+		event_put(&in->pool, in->events[*first]);
 		in->events[*first] = ev;
 		return ev;
 	}
@@ -182,12 +182,13 @@ incident_free(struct incident *in)
 	factrows_release(&in->rows);
 	rankstate_release(&in->unattributed);
 	for (i = 0; i < in->nevents; i++)
-		event_free(in->events[i]);
+		event_put(&in->pool, in->events[i]);	/* (a large one is malloc'd) */
 	free(in->events);
 	for (i = 0; i < in->rb->nsigs; i++)	/* after the events that share them */
 		event_free(in->factex[i]);
 	free(in->factex);
 	strset_release(&in->skeletons);
+	evpool_release(&in->pool);
 	free(in->byrank);
 	free(in->rankstart);
 	free(in->bysig);
@@ -589,7 +590,7 @@ incident_add_event(struct incident *in, struct event *ev)
 	    INCIDENT_KEEP_ROUTINE : INCIDENT_KEEP;
 	if (in->factex[ev->sig->index] == NULL && ev->nfacts > 0)
 		in->factex[ev->sig->index] = event_facts_copy(ev);
-	ev = event_compact(ev, &in->skeletons, in->factex[ev->sig->index]);
+	ev = event_compact(ev, &in->skeletons, in->factex[ev->sig->index], &in->pool);
 	if (sl->count <= keep || !sl->held) {
 		XGROW(in->events, in->capevents, in->nevents + 1);
 		if (sl->count > keep)
@@ -597,7 +598,7 @@ incident_add_event(struct incident *in, struct event *ev)
 		sl->recent = (int32_t)in->nevents;
 		in->events[in->nevents++] = ev;
 	} else {
-		event_free(in->events[sl->recent]);
+		event_put(&in->pool, in->events[sl->recent]);
 		in->events[sl->recent] = ev;
 	}
 	return ev;

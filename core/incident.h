@@ -166,6 +166,7 @@ struct incident {
 	size_t			  ndense;
 	struct strset		  hosts;	/* the ranks' hosts, each once */
 	struct strset		  skeletons;	/* kept events' texts' (event_compact) */
+	struct evpool		  pool;		/* the kept events' memory */
 	struct event		**factex;	/* by signature index: the facts of its
 						 * first event, which later ones share
 						 * (event_compact), NULL */

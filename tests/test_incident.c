@@ -598,7 +598,7 @@ test_events_outlive_arena(void **state)
 
 		if (strcmp(ev->sig->id, "to") != 0)
 			continue;
-		assert_int_equal(ev->inarena, 0);
+		assert_int_equal(ev->home, EVENT_POOL);
 		s = atol(event_fact(ev, seq));
 		assert_true(s >= 1 && s <= 600);
 		snprintf(want, sizeof want, "%ld", 1000 * (long)ev->rank + s);
