@@ -795,7 +795,9 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			total = -1;
 			goto out;
 		}
-		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		/* (for more than a read: a syscall less for each small file) */
+		if ((uint64_t)sb.st_size - (src->offset + src->rd->carrylen) > SOURCE_CHUNK)
+			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 	for (;;) {
 		uint64_t base = src->offset + src->rd->carrylen;
@@ -848,6 +850,12 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 				*more = 1;
 			break;
 		}
+		/* a file read to the size it had when opened, in less than a
+		 * chunk: its end for now, without a read that says so (what
+		 * was written since is read next time, as after an end) */
+		if (!SOURCE_IS_STREAM(src) && (size_t)r < SOURCE_CHUNK &&
+		    base + (uint64_t)r >= (uint64_t)sb.st_size)
+			break;
 	}
 out:
 	if (!SOURCE_IS_STREAM(src) && fd >= 0)
