@@ -247,7 +247,7 @@ incident_rank_slot(struct incident *in, int rank)
 	if (in->rank_n % INCIDENT_RANK_BLOCK == 0) {
 		in->rank_blocks = xrealloc(in->rank_blocks,
 		    (in->nrank_blocks + 1) * sizeof *in->rank_blocks);
-		/* (160 KiB: for a run of a few ranks, no more than that, and
+		/* (136 KiB: for a run of a few ranks, no more than that, and
 		 * zero pages it never touches while calloc maps blocks
 		 * this big) */
 		in->rank_blocks[in->nrank_blocks++] = xcalloc(INCIDENT_RANK_BLOCK, sizeof *rs);
@@ -378,7 +378,6 @@ incident_add_lines(struct incident *in, const struct line *ln, uint32_t nlines,
 	in->lines += nlines;
 	in->bytes += nbytes;
 	rs->lines += nlines;
-	rs->bytes += nbytes;
 	if (ln->host != NULL && rs->host == NULL && ln->hostlen > 0 && ln->hostlen < 64)
 		rs->host = strset_add(&in->hosts, ln->host, ln->hostlen);
 	if (ln->pid >= 0 && ln->rank >= 0)
@@ -557,10 +556,8 @@ incident_add_event(struct incident *in, struct event *ev)
 	numstats_add(rs, ev);	/* (before the slot is taken: it may move it) */
 	sl = sigslot_of(rs, (uint32_t)ev->sig->index, 1);
 	if (ev->sig->role == ROLE_PROGRESS && in->step_fact >= 0 &&
-	    event_fact_num(ev, in->step_fact, &v) && v >= rs->step) {
+	    event_fact_num(ev, in->step_fact, &v) && v >= rs->step)
 		rs->step = v;
-		rs->step_ts = ev->ts;
-	}
 	if (ev->host != NULL && rs->host == NULL)
 		rs->host = ev->host;
 	if ((ev->ts.flags & STAMP_TIME) && in->binw != 0 && ev->sig->role != ROLE_PROGRESS &&

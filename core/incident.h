@@ -82,10 +82,8 @@ struct rankstate {
 	int		 rank;
 	uint32_t	 k;		/* its index in incident.rank_v */
 	unsigned long	 lines;
-	uint64_t	 bytes;
 	struct stamp	 first, last;	/* first and last line with a time of its own */
 	double		 step;		/* last training step seen, -1 */
-	struct stamp	 step_ts;
 	const char	*host;		/* in incident.hosts */
 	/* the signatures this rank matched (few), then the statistics of
 	 * their numbers (rankstate_nums): one allocation */

@@ -784,7 +784,6 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			src->rd->ls.anchor = local_mtime(&sb);
 		if (src->kind == SOURCE_ERRORJSON) {
 			total = read_errorjson(src, fd, ns, fn, arg);
-			src->bytes += (uint64_t)total;
 			goto out;
 		}
 		if ((uint64_t)sb.st_size == src->offset + src->rd->carrylen)
@@ -839,7 +838,6 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			    "ends the text before it, and the text around them is read");
 		}
 		total += r;
-		src->bytes += (uint64_t)r;
 		if (src->st != NULL && src->st->spool_fd >= 0 && !src->st->spool_full)
 			spool(src, buf, (size_t)r, ns);
 		if (src->rd->chunk_fn != NULL)

@@ -108,7 +108,6 @@ struct source {
 	struct srcsleep	*asleep;	/* rd while it sleeps (source_sleep) */
 	struct srcstream *st;		/* a stream's (below); NULL for a file */
 	uint64_t	 offset;	/* bytes consumed, complete lines only */
-	uint64_t	 bytes;		/* bytes read in all */
 	unsigned long	 lineno;	/* lines consumed */
 	int64_t		 head_anchor;	/* its head's time (head_dated) */
 	uint32_t	 id;		/* the owner's index for this source */
