@@ -31,14 +31,33 @@
 
 struct pending {
 	struct event_ref *v;	/* at most PENDING_MAX */
-	uint32_t	  n, cap;	/* (16 bytes: one a source, and a run may have 100,000) */
+	uint32_t	  n, cap;
 };
+
+/* src's pending list; NULL when it has none and create is 0. */
+static struct pending *
+pending_of(struct run *r, const struct source *src, int create)
+{
+	size_t i;
+
+	if (r->npending > 0 && imap_get(&r->pending_at, (int)src->id, &i))
+		return &r->pending[i];
+	if (!create)
+		return NULL;
+	XGROW(r->pending, r->cappending, r->npending + 1);
+	memset(&r->pending[r->npending], 0, sizeof *r->pending);
+	imap_set(&r->pending_at, (int)src->id, r->npending);
+	return &r->pending[r->npending++];
+}
 
 static void
 pending_bound(struct run *r, struct source *src, const struct stamp *upper)
 {
-	struct pending *p = &r->pending[src->id];
+	struct pending *p = pending_of(r, src, 0);
 	size_t i;
+
+	if (p == NULL)
+		return;
 
 	for (i = 0; i < p->n; i++)
 		incident_bound_event(r->incident, &p->v[i], upper);
@@ -59,7 +78,7 @@ apply_line(struct run *r, struct source *src, const struct rec *rc)
 	ln.pid = rc->pid;
 	ln.ts = rc->ts;
 	incident_add_lines(r->incident, &ln, rc->lines, rc->n.bytes, &rc->latest);
-	if (stamp_own(&ln.ts) && r->pending[src->id].n > 0)
+	if (stamp_own(&ln.ts) && r->npending > 0)
 		pending_bound(r, src, &ln.ts);
 }
 
@@ -72,7 +91,7 @@ apply_event(struct run *r, struct source *src, struct event *ev)
 	if (!(ev->ts.flags & STAMP_INHERITED))
 		(void)incident_add_event(r->incident, ev);
 	else if ((ev = incident_add_event(r->incident, ev)) != NULL) {
-		struct pending *p = &r->pending[src->id];
+		struct pending *p = pending_of(r, src, 1);
 
 		if (p->n == PENDING_MAX) {	/* the oldest stays unbounded */
 			memmove(p->v, p->v + 1, (PENDING_MAX - 1) * sizeof *p->v);
@@ -301,7 +320,6 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	r->anchor = run_anchor;
 	r->anchor_dated = have_run_anchor;
 	foundlist_release(&fl);
-	r->pending = xcalloc(r->nsources + 1, sizeof *r->pending);
 	if (opt != NULL && opt->matcher != NULL)
 		r->matcher = opt->matcher;
 	else {
@@ -333,9 +351,10 @@ run_free(struct run *r)
 		source_free(r->sources[i]);
 	}
 	free(r->sources);
-	for (i = 0; r->pending != NULL && i < r->nsources; i++)
+	for (i = 0; i < r->npending; i++)
 		free(r->pending[i].v);
 	free(r->pending);
+	imap_release(&r->pending_at);
 	if (r->own_matcher)
 		matcher_free(r->matcher);
 	else if (r->matcher != NULL)
@@ -354,7 +373,7 @@ run_free(struct run *r)
 static void
 source_done(struct run *r, struct source *s, int final)
 {
-	struct pending *p = &r->pending[s->id];
+	struct pending *p = pending_of(r, s, 0);
 
 	if (final && s->rd->ls.group_ranked > 0 && !s->noted_group) {
 		s->noted_group = 1;
@@ -367,12 +386,12 @@ source_done(struct run *r, struct source *s, int final)
 	 * meaningless mtimes, and reports must not depend on them. Events
 	 * still unbounded stay so until a timed line follows them; at the
 	 * end of a finished run none will. */
-	if (final || p->n == 0) {
+	if (p != NULL && (final || p->n == 0)) {
 		/* (and a followed file's that nothing waits in: a run of
 		 * 100,000 files would keep one list each) */
 		free(p->v);
 		memset(p, 0, sizeof *p);
-	} else if (p->cap > p->n) {
+	} else if (p != NULL && p->cap > p->n) {
 		/* a followed file's few waiting events, to the byte: most
 		 * files of a big run have one or two, for as long as it runs */
 		p->v = xrealloc(p->v, p->n * sizeof *p->v);
@@ -552,8 +571,6 @@ run_rediscover(struct run *r)
 		XGROW(r->sources, r->capsources, r->nsources + 1);
 		s->id = r->nsources;
 		r->sources[r->nsources++] = s;
-		r->pending = xrealloc(r->pending, (r->nsources + 1) * sizeof *r->pending);
-		memset(&r->pending[s->id], 0, sizeof *r->pending);
 		notes_add(&r->notes, NOTE_INFO, s->where.name, 0, 0, "appeared; reading it");
 		added++;
 	}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "discover.h"
+#include "imap.h"
 #include "incident.h"
 #include "matcher.h"
 #include "notes.h"
@@ -29,7 +30,11 @@ struct run {
 	int		  own_matcher;
 	struct source	**sources;
 	size_t		  nsources, capsources;
-	struct pending	 *pending;	/* per source: events waiting for an upper time bound */
+	/* events waiting for an upper time bound, of the sources that had
+	 * some (most never do: a run may have 100,000): by source id */
+	struct pending	 *pending;
+	size_t		  npending, cappending;
+	struct imap	  pending_at;
 	const char	 *layout;
 	struct incident	 *incident;
 	struct notes	  notes;
