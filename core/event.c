@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -194,8 +195,19 @@ event_free(struct event *ev)
  * An event keeps its variables, each ended by a NUL, and of those equal
  * to the exemplar's only the NUL: most ranks' lines differ from the
  * first's in a few words (the rank, the time), not in the sequence
- * number, the sizes or the source line. */
+ * number, the sizes or the source line. And in a variable, a run of
+ * digits that is the line's own rank (line_rank, set before the event is
+ * compacted and never after) is a RANK_VAR byte, in the exemplar's as in
+ * the event's: "[rank69397]" and "[Rank 69397]" are the first line's
+ * words again, and only the time is the event's own. */
 #define SKEL_VAR	'\001'
+#define RANK_VAR	'\002'
+
+static int
+isdigit_(char c)
+{
+	return c >= '0' && c <= '9';
+}
 
 static int
 isalnum_(unsigned char c)
@@ -351,22 +363,34 @@ event_own(struct event *ev, struct evpool *p)
 /* A kept text t[0..n) as a skeleton in skeletons and the words of its
  * own, into own (*no bytes); 0: not worth it. */
 static int
-compact_text(const char *t, size_t n, struct strset *skeletons, char *own, size_t *no)
+compact_text(const char *t, size_t n, int rank, struct strset *skeletons, char *own,
+    size_t *no)
 {
-	char skel[EVENT_TEXT_MAX + 1], vars[2 * EVENT_TEXT_MAX + 2];
+	char skel[EVENT_TEXT_MAX + 1], vars[2 * EVENT_TEXT_MAX + 2], rk[16];
 	const char *sk, *ex, *v;
-	size_t i, l, ns = 0, nv = 0;
+	size_t i, j, d, l, ns = 0, nv = 0, nrk = 0;
 	int var;
 
 	*no = 0;
-	if (n < 32 || memchr(t, SKEL_VAR, n) != NULL)
+	if (n < 32 || memchr(t, SKEL_VAR, n) != NULL || memchr(t, RANK_VAR, n) != NULL)
 		return 0;
+	if (rank >= 0)
+		nrk = (size_t)snprintf(rk, sizeof rk, "%d", rank);
 	for (i = 0; i < n; i += l) {
 		l = word(t + i, n - i, &var);
 		if (var) {
 			skel[ns++] = SKEL_VAR;
-			memcpy(vars + nv, t + i, l);
-			nv += l;
+			for (j = 0; j < l; j += d) {
+				for (d = 0; j + d < l && isdigit_(t[i + j + d]); d++)
+					;
+				if (d > 0 && d == nrk && memcmp(t + i + j, rk, d) == 0)
+					vars[nv++] = RANK_VAR;
+				else if (d > 0) {
+					memcpy(vars + nv, t + i + j, d);
+					nv += d;
+				} else
+					vars[nv++] = t[i + j + d++];
+			}
 			vars[nv++] = '\0';
 		} else {
 			memcpy(skel + ns, t + i, l);
@@ -427,7 +451,7 @@ event_compact(struct event *ev, struct strset *skeletons, const struct event *ex
 	text = kept_text(ev);
 	if (ev->kept == 1) {
 		tl = strlen(text) + 1;
-		skel = compact_text(text, tl - 1, skeletons, own, &no);
+		skel = compact_text(text, tl - 1, ev->line_rank, skeletons, own, &no);
 		if (!skel)
 			no = tl;
 	}
@@ -472,6 +496,7 @@ static const char *
 uncompact(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 {
 	const char *v = kept_text(ev) + sizeof(const char *), *sk, *ex, *w;
+	char rk[16];
 	size_t n = 0, l;
 
 	memcpy(&sk, kept_text(ev), sizeof sk);
@@ -481,12 +506,17 @@ uncompact(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 			buf[n++] = *sk;
 			continue;
 		}
-		w = *v != '\0' ? v : ex;
-		l = strlen(w);
-		if (l > EVENT_TEXT_MAX - n)
-			l = EVENT_TEXT_MAX - n;
-		memcpy(buf + n, w, l);
-		n += l;
+		for (w = *v != '\0' ? v : ex; *w != '\0' && n < EVENT_TEXT_MAX; w++) {
+			if (*w != RANK_VAR) {
+				buf[n++] = *w;
+				continue;
+			}
+			l = (size_t)snprintf(rk, sizeof rk, "%d", ev->line_rank);
+			if (l > EVENT_TEXT_MAX - n)
+				l = EVENT_TEXT_MAX - n;
+			memcpy(buf + n, rk, l);
+			n += l;
+		}
 		v += strlen(v) + 1;
 		ex += strlen(ex) + 1;
 	}

@@ -618,6 +618,41 @@ test_events_outlive_arena(void **state)
 	tu_rmdir(dir);
 }
 
+/* A kept line's words that are its rank (event_compact keeps a marker in
+ * their place, and the first line's words): the lines read back as they
+ * were, where the rank is a whole run of digits, a part of a word, a
+ * near miss (the same digits and more, leading zeros) or not there. */
+static void
+test_text_rank_words(void **state)
+{
+	char *dir = tu_tmpdir(), name[32], line[13][200], buf[EVENT_TEXT_MAX + 1];
+	struct run *r;
+	size_t i, k, seen = 0;
+
+	(void)state;
+	for (k = 0; k < 13; k++) {
+		snprintf(name, sizeof name, "rank%zu.log", k);
+		snprintf(line[k], sizeof line[k], "[rank%zu]: collective timed out: seq=%zu numel=%zu%zu "
+		    "at 1%zu:0%zu:%02zu.%zu0%zu [Rank %zu] 0x%zuf%zu", k, k, k, k, k, k, k, k, k, k, k, k);
+		free(tu_write(dir, name, line[k], strlen(line[k]), 0));
+		TU_APPEND(dir, name, "\n");
+	}
+	(void)analyse(&r, dir);
+	for (i = 0; i < r->incident->nevents; i++) {
+		const struct event *ev = r->incident->events[i];
+
+		if (strcmp(ev->sig->id, "to") != 0)
+			continue;
+		assert_true(ev->rank >= 0 && ev->rank < 13);
+		assert_int_equal(ev->kept, 2);	/* compacted */
+		assert_string_equal(event_text(ev, buf), line[ev->rank]);
+		seen++;
+	}
+	assert_int_equal(seen, 13);
+	run_free(r);
+	tu_rmdir(dir);
+}
+
 static void
 test_ranks_compress(void **state)
 {
@@ -651,6 +686,7 @@ main(void)
 		cmocka_unit_test(test_kept_texts_compact),
 		cmocka_unit_test(test_facts_shared),
 		cmocka_unit_test(test_events_outlive_arena),
+		cmocka_unit_test(test_text_rank_words),
 		cmocka_unit_test(test_ranks_compress),
 	};
 
