@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +174,17 @@ event_new(const struct signature *sig, const struct line *ln,
 		p[n] = '\0';
 	}
 	return ev;
+}
+
+const char *
+event_where_path(const struct event_where *w, char *buf, size_t size)
+{
+	int n;
+
+	if (w->dir == NULL)
+		return w->path;
+	n = snprintf(buf, size, "%s%s", w->dir, w->name);
+	return n >= 0 && (size_t)n < size ? buf : NULL;
 }
 
 void
@@ -527,6 +539,8 @@ uncompact(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 const char *
 event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 {
+	char pbuf[PATH_MAX];
+	const char *path;
 	int fd;
 	ssize_t n;
 
@@ -534,7 +548,8 @@ event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 		return uncompact(ev, buf);
 	if (ev->kept)
 		return kept_text(ev);
-	if ((fd = open(ev->where->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+	if ((path = event_where_path(ev->where, pbuf, sizeof pbuf)) == NULL ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
 		return NULL;
 	n = pread(fd, buf, ev->textlen, (off_t)ev->offset);
 	close(fd);

@@ -37,12 +37,17 @@ struct fact {
 };
 
 /* Where a source's events are: its name to show, and the file to read
- * their lines back from (NULL: none, each event keeps its text). Owned by
- * the source, shared by its events, which it outlives. */
+ * their lines back from: dir + name when dir is set (the folder a run's
+ * files share, kept once, with its '/'), else path (NULL: none, each
+ * event keeps its text). Owned by the source, shared by its events. */
 struct event_where {
 	const char	*name;
+	const char	*dir;
 	const char	*path;
 };
+/* The file's path (in buf when it is made of dir and name); NULL: none,
+ * or longer than size. */
+const char	*event_where_path(const struct event_where *w, char *buf, size_t size);
 
 struct event {
 	const struct signature	*sig;

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -170,12 +171,15 @@ run_feed_line(struct run *r, struct source *src, const char *text, size_t len)
 static int
 probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
 {
+	char pbuf[PATH_MAX];
+	const char *path;
 	int fd, found;
 	ssize_t n, more = 0;
 
 	if (src->kind != SOURCE_LOG)
 		return 0;
-	if ((fd = open(src->where.path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+	if ((path = event_where_path(&src->where, pbuf, sizeof pbuf)) == NULL ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
 		return 0;
 	n = read(fd, buf, 4096);
 	if (n == 4096 && (more = read(fd, buf + n, 16384 - 4096)) < 0)
@@ -237,7 +241,7 @@ nothing_found(const struct run *r, const char *const *paths, size_t npaths)
 static int
 cmd_pod_index(const struct rulebook *rb, struct source *s)
 {
-	const char *p = source_path(s), *e, *q;
+	const char *p = s->st != NULL ? s->st->cmd : s->where.name, *e, *q;
 	int index = -1;
 
 	while (*p != '\0' && index < 0) {
@@ -287,7 +291,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	r->layout = fl.n == 0 && opt != NULL && opt->ncmds > 0 ? "commands" : fl.layout;
 	for (i = 0; i < fl.n; i++) {
 		struct found *f = &fl.v[i];
-		struct source *s = source_new(f->path, f->name, f->kind, f->rank,
+		struct source *s = source_new_in(&r->dirs, f->path, f->name, f->kind, f->rank,
 		    f->node, f->nproc);
 
 		XGROW(r->sources, r->capsources, r->nsources + 1);
@@ -366,6 +370,7 @@ run_free(struct run *r)
 	for (i = 0; i < r->npaths; i++)
 		free(r->paths[i]);
 	free(r->paths);
+	strset_release(&r->dirs);	/* after the sources and events */
 	free(r);
 }
 
@@ -519,7 +524,10 @@ already_read(struct run *r, struct source *s)
 	struct stat sb;
 	size_t i;
 
-	if (s->kind != SOURCE_LOG || stat(s->where.path, &sb) != 0)
+	char pbuf[PATH_MAX];
+	const char *path = event_where_path(&s->where, pbuf, sizeof pbuf);
+
+	if (s->kind != SOURCE_LOG || path == NULL || stat(path, &sb) != 0)
 		return;
 	for (i = 0; i < r->nsources; i++) {
 		const struct source *o = r->sources[i];
@@ -551,13 +559,16 @@ run_rediscover(struct run *r)
 {
 	struct foundlist fl;
 	struct notes quiet;
-	const char **have = xcalloc(r->nsources + 1, sizeof *have);
+	char **have = xcalloc(r->nsources + 1, sizeof *have), pbuf[PATH_MAX];
 	size_t i, added = 0, n = r->nsources;
 
 	memset(&fl, 0, sizeof fl);
 	notes_init(&quiet);	/* problems were said the first time */
-	for (i = 0; i < n; i++)
-		have[i] = source_path(r->sources[i]);
+	for (i = 0; i < n; i++) {
+		const char *p = source_path(r->sources[i], pbuf, sizeof pbuf);
+
+		have[i] = xstrdup(p != NULL ? p : "");
+	}
 	qsort(have, n, sizeof *have, buf_strp_cmp);
 	discover((const char *const *)r->paths, r->npaths, r->all_attempts, &fl, &quiet);
 	for (i = 0; i < fl.n; i++) {
@@ -566,7 +577,8 @@ run_rediscover(struct run *r)
 
 		if (f->kind == SOURCE_STDIN || bsearch(&f->path, have, n, sizeof *have, buf_strp_cmp))
 			continue;
-		s = source_new(f->path, f->name, f->kind, f->rank, f->node, f->nproc);
+		s = source_new_in(&r->dirs, f->path, f->name, f->kind, f->rank, f->node,
+		    f->nproc);
 		already_read(r, s);
 		XGROW(r->sources, r->capsources, r->nsources + 1);
 		s->id = r->nsources;
@@ -574,6 +586,8 @@ run_rediscover(struct run *r)
 		notes_add(&r->notes, NOTE_INFO, s->where.name, 0, 0, "appeared; reading it");
 		added++;
 	}
+	for (i = 0; i < n; i++)
+		free(have[i]);
 	free(have);
 	foundlist_release(&fl);
 	notes_release(&quiet);

@@ -16,6 +16,7 @@
 #include "notes.h"
 #include "rulebook.h"
 #include "source.h"
+#include "strset.h"
 
 struct run {
 	char		 *title;	/* the paths, as given */
@@ -30,6 +31,7 @@ struct run {
 	int		  own_matcher;
 	struct source	**sources;
 	size_t		  nsources, capsources;
+	struct strset	  dirs;		/* the folders of the sources' paths, each once */
 	/* events waiting for an upper time bound, of the sources that had
 	 * some (most never do: a run may have 100,000): by source id */
 	struct pending	 *pending;

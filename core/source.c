@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,21 +22,38 @@
 #include "buf.h"
 #include "source.h"
 #include "stream.h"
+#include "strset.h"
 #include "xmalloc.h"
 
 struct source *
 source_new(const char *path, const char *name, enum source_kind kind,
     int rank, int node, int nproc)
 {
-	size_t pn = strlen(path) + 1, nn = strlen(name) + 1;
-	/* one allocation with its two names (a run may have 100,000), and
-	 * one name when the path ends in the other, as under a run's folder */
-	int tail = pn > nn && path[pn - nn - 1] == '/' && memcmp(path + pn - nn, name, nn) == 0;
-	struct source *src = xcalloc(1, sizeof *src + pn + (tail ? 0 : nn));
-	char *p = memcpy((char *)(src + 1), path, pn);
+	return source_new_in(NULL, path, name, kind, rank, node, nproc);
+}
 
-	src->where.name = tail ? p + pn - nn : memcpy(p + pn, name, nn);
-	src->where.path = kind == SOURCE_STDIN || kind == SOURCE_CMD ? NULL : p;
+struct source *
+source_new_in(struct strset *dirs, const char *path, const char *name,
+    enum source_kind kind, int rank, int node, int nproc)
+{
+	size_t pn = strlen(path) + 1, nn = strlen(name) + 1;
+	int stream = kind == SOURCE_STDIN || kind == SOURCE_CMD;
+	/* one allocation with its names (a run may have 100,000): when the
+	 * path is a folder's and the name, as under a run's folder, the
+	 * name alone and the folder in dirs, else one name or both */
+	int tail = pn > nn && path[pn - nn - 1] == '/' && memcmp(path + pn - nn, name, nn) == 0;
+	int in_dir = tail && dirs != NULL && !stream;
+	struct source *src = xcalloc(1, sizeof *src + (in_dir ? nn : pn + (tail ? 0 : nn)));
+	char *p = (char *)(src + 1);
+
+	if (in_dir) {
+		src->where.name = memcpy(p, name, nn);
+		src->where.dir = strset_add(dirs, path, pn - nn);
+	} else {
+		memcpy(p, path, pn);
+		src->where.name = tail ? p + pn - nn : memcpy(p + pn, name, nn);
+		src->where.path = stream ? NULL : p;
+	}
 	src->kind = kind;
 	src->rank = rank;
 	src->node = node;
@@ -199,9 +217,16 @@ source_spool(struct source *src, const char *dir, struct notes *ns)
 }
 
 const char *
-source_reread_path(const struct source *src)
+source_reread_path(const struct source *src, char *buf, size_t size)
 {
-	return src->where.path;	/* set by source_new and source_spool */
+	/* set by source_new and source_spool */
+	return event_where_path(&src->where, buf, size);
+}
+
+const char *
+source_path(const struct source *src, char *buf, size_t size)
+{
+	return src->st != NULL ? src->st->cmd : event_where_path(&src->where, buf, size);
 }
 
 /* Keep a stream's bytes, at the offsets they have in the stream. */
@@ -728,6 +753,8 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
     uint64_t budget, int *more, source_line_fn fn, void *arg)
 {
 	struct stat sb;
+	char pbuf[PATH_MAX];
+	const char *path = event_where_path(&src->where, pbuf, sizeof pbuf);
 	long long total = 0;
 	ssize_t r;
 	int fd;
@@ -738,7 +765,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		return 0;
 	/* Unchanged since the last read (same file, same size, same mtime):
 	 * a stat is cheaper than an open, for polling thousands of files. */
-	if (src->kind == SOURCE_LOG && src->rd->ino != 0 && stat(src->where.path, &sb) == 0 &&
+	if (src->kind == SOURCE_LOG && src->rd->ino != 0 && path != NULL && stat(path, &sb) == 0 &&
 	    sb.st_ino == src->rd->ino && sb.st_dev == src->rd->dev &&
 	    (uint64_t)sb.st_size == src->offset + src->rd->carrylen &&
 	    (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec == src->rd->mtime_ns &&
@@ -746,7 +773,8 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		return 0;
 	if (SOURCE_IS_STREAM(src))
 		fd = src->st->fd;
-	else if ((fd = open(src->where.path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0) {
+	else if ((fd = path == NULL ? (errno = ENAMETOOLONG, -1) :
+	    open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0) {
 		failure(src, ns, errno, "cannot open");
 		return -1;
 	}

@@ -97,6 +97,7 @@ struct srcstream {
 };
 
 struct srcsleep;
+struct strset;
 
 struct source {
 	/* (pointers, then 64-, 32- and 8-bit fields: a run may have 100,000) */
@@ -134,13 +135,15 @@ typedef void (*source_line_fn)(void *arg, struct source *src,
 
 struct source	*source_new(const char *path, const char *name,
 		    enum source_kind kind, int rank, int node, int nproc);
-/* What source_new was given as its path: a file's, or a stream's command
- * ("-" for standard input). */
-static inline const char *
-source_path(const struct source *src)
-{
-	return src->st != NULL ? src->st->cmd : src->where.path;
-}
+/* The same, and when path is a folder's + name, the folder is kept once
+ * in dirs (a run's 100,000 files share it), which must outlive the source
+ * and its events. */
+struct source	*source_new_in(struct strset *dirs, const char *path, const char *name,
+		    enum source_kind kind, int rank, int node, int nproc);
+/* What source_new was given as its path: a file's (into buf, of size),
+ * or a stream's command ("-" for standard input); NULL: longer than
+ * size. */
+const char	*source_path(const struct source *src, char *buf, size_t size);
 void		 source_free(struct source *src);
 /* Nothing more will be read: let the reading state go, and the hosts
  * (the incident has its own copies of its events' and ranks' hosts once
@@ -179,7 +182,7 @@ struct source	*source_new_stream(const char *cmd, int rank, const char *spool_di
 void		 source_spool(struct source *src, const char *dir, struct notes *ns);
 /* The file a source's lines can be read again from: its path, its
  * spool, or NULL (a stream without one). */
-const char	*source_reread_path(const struct source *src);
+const char	*source_reread_path(const struct source *src, char *buf, size_t size);
 /* Read what was appended since the last call (the whole file the first
  * time) and hand each complete line to fn. buf is scratch of at least
  * SOURCE_CHUNK bytes. Returns bytes read, or -1 when the file could not be

@@ -4,8 +4,10 @@
 #include "testutil.h"
 
 #include <fcntl.h>
+#include <limits.h>
 
 #include "source.h"
+#include "strset.h"
 
 struct got {
 	char	lines[64][128];
@@ -139,6 +141,49 @@ test_sleep_wakes_as_it_was(void **state)
 	source_sleep(s);
 	source_free(s);
 	free(path);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
+/* Files under one folder keep the folder once (source_new_in): each has
+ * its name, and its path is made of the two when it is opened. */
+static void
+test_folder_kept_once(void **state)
+{
+	char *dir = tu_tmpdir(), *a, *b, pbuf[PATH_MAX];
+	struct strset dirs = STRSET_INIT;
+	struct notes ns;
+	struct source *s, *t;
+	struct got g = { .n = 0 };
+
+	(void)state;
+	notes_init(&ns);
+	a = tu_write(dir, "rank0.log", "zero\n", 5, 0);
+	b = tu_write(dir, "rank1.log", "one\n", 4, 0);
+	s = source_new_in(&dirs, a, "rank0.log", SOURCE_LOG, 0, -1, 0);
+	t = source_new_in(&dirs, b, "rank1.log", SOURCE_LOG, 1, -1, 0);
+	assert_null(s->where.path);
+	assert_non_null(s->where.dir);
+	assert_ptr_equal(s->where.dir, t->where.dir);
+	assert_string_equal(s->where.name, "rank0.log");
+	assert_string_equal(source_path(s, pbuf, sizeof pbuf), a);
+	assert_string_equal(source_reread_path(t, pbuf, sizeof pbuf), b);
+	assert_null(source_path(s, pbuf, 8));	/* too long for the room */
+	assert_int_equal(source_read(s, buf, &ns, collect, &g), 5);
+	assert_int_equal(source_read(t, buf, &ns, collect, &g), 4);
+	assert_int_equal(g.n, 2);
+	assert_string_equal(g.lines[1], "one");
+	/* a name that is not the path's end: the whole path */
+	source_free(t);
+	t = source_new_in(&dirs, b, "other.log", SOURCE_LOG, 1, -1, 0);
+	assert_null(t->where.dir);
+	assert_string_equal(t->where.path, b);
+	assert_int_equal(ns.n, 0);
+	source_free(s);
+	source_free(t);
+	strset_release(&dirs);
+	free(a);
+	free(b);
 	notes_release(&ns);
 	tu_rmdir(dir);
 }
@@ -349,6 +394,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_incremental_and_partial),
 		cmocka_unit_test(test_sleep_wakes_as_it_was),
+		cmocka_unit_test(test_folder_kept_once),
 		cmocka_unit_test(test_truncation_and_rotation),
 		cmocka_unit_test(test_huge_line_is_bounded),
 		cmocka_unit_test(test_binary_nul_fifo),

@@ -5,9 +5,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1218,10 +1218,13 @@ main(int argc, char **argv)
 		if (run_readable(r) == 0)
 			fprintf(stderr, "rankwatch: nothing readable\n");
 		else {
+			char pbuf[PATH_MAX];
+			const char *p;
 			int attempts = 0;
 
 			for (i = 0; i < r->nsources; i++)
-				if (strstr(source_path(r->sources[i]), "/attempt_") != NULL)
+				if ((p = source_path(r->sources[i], pbuf, sizeof pbuf)) != NULL &&
+				    strstr(p, "/attempt_") != NULL)
 					attempts = 1;
 			fprintf(stderr, "rankwatch: nothing to analyse: %zu file%s read, all "
 			    "empty%s\n", r->nsources, r->nsources == 1 ? "" : "s",

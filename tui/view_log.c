@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,15 +176,17 @@ load(struct tui *t, struct logview *lv)
 	lv->reached = lv->want_src < 0 && lv->want_sec == 0 && !lv->want_end;
 	for (i = 0; i < t->run->nsources; i++) {
 		struct source *orig = t->run->sources[i], *s;
+		char pbuf[PATH_MAX];
+		const char *path;
 		int64_t anchor = 0;
 		int dated = 0, known;
 
 		/* a stream is read again from its spool, as a file */
-		if (source_reread_path(orig) == NULL)
+		if ((path = source_reread_path(orig, pbuf, sizeof pbuf)) == NULL)
 			continue;
 		if (lv->rank >= 0 && orig->rank >= 0 && orig->rank != lv->rank)
 			continue;
-		s = source_new(source_reread_path(orig), orig->where.name,
+		s = source_new(path, orig->where.name,
 		    SOURCE_IS_STREAM(orig) ? SOURCE_LOG : orig->kind, orig->rank, orig->node,
 		    orig->nproc);
 		known = source_anchor(orig, &anchor, &dated);	/* 0: retired */
@@ -362,6 +365,8 @@ log_update(struct tui *t, struct view *v)
 static int
 fd_of(struct tui *t, struct logview *lv, uint32_t src)
 {
+	char pbuf[PATH_MAX];
+	const char *path;
 	int i;
 
 	for (i = 0; i < FD_CACHE; i++)
@@ -371,8 +376,8 @@ fd_of(struct tui *t, struct logview *lv, uint32_t src)
 	lv->fd_next = (lv->fd_next + 1) % FD_CACHE;
 	if (lv->fds[i].fd >= 0)
 		close(lv->fds[i].fd);
-	lv->fds[i].fd = source_reread_path(t->run->sources[src]) == NULL ? -1 :
-	    open(source_reread_path(t->run->sources[src]), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	path = source_reread_path(t->run->sources[src], pbuf, sizeof pbuf);
+	lv->fds[i].fd = path == NULL ? -1 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	lv->fds[i].src = src;
 	return lv->fds[i].fd;
 }
