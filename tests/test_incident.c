@@ -462,8 +462,11 @@ test_borrowed_time_keeps_text(void **state)
 
 /* The first failure line each rank keeps is stored as a skeleton the
  * ranks share and its numbers, and reads back the same: numbers of other
- * widths, an address, a line with no number at all, and one with the
- * byte the skeleton marks its numbers with (kept as it is). */
+ * widths, an address, a line with no number at all, one with the byte
+ * the skeleton marks its numbers with (kept as it is), the line's rank
+ * in its words (a marker, in the first line's words too) next to near
+ * misses (the same digits and more, leading zeros), and one with the
+ * byte that marks the rank (kept as it is). */
 static void
 test_kept_texts_compact(void **state)
 {
@@ -474,6 +477,9 @@ test_kept_texts_compact(void **state)
 		"2024-12-18 10:00:03,000 SomeError: rank 3 at 0x55d23ef lost 31110 of 4096 after 13.5s",
 		"2024-12-18 10:00:04,000 SomeError: rank 4 \001 lost 4 of 4096 after 3.4s",
 		"SomeError: the device vanished without a trace, again and again",
+		"2024-12-18 10:00:06,000 SomeError: rank 6 [rank6] 0x6f6 lost 66 of 4096 after 6.06s",
+		"2024-12-18 10:00:07,000 SomeError: [Rank 7] x7 7x 17 70 707 7.7 07 of 4096",
+		"2024-12-18 10:00:08,000 SomeError: rank 8 \002 lost 8 of 4096 after 3.4s",
 	};
 	char *dir = tu_tmpdir(), name[32], buf[EVENT_TEXT_MAX + 1];
 	struct run *r;
@@ -491,13 +497,13 @@ test_kept_texts_compact(void **state)
 
 		if (strcmp(ev->sig->id, "err") != 0)
 			continue;
-		assert_true(ev->rank >= 0 && ev->rank < 6);
-		assert_int_equal(ev->kept, ev->rank == 4 ? 1 : 2);
+		assert_true(ev->rank >= 0 && ev->rank < 9);
+		assert_int_equal(ev->kept, ev->rank == 4 || ev->rank == 8 ? 1 : 2);
 		assert_string_equal(event_text(ev, buf), lines[ev->rank]);
 		seen++;
 	}
-	assert_int_equal(seen, 6);
-	assert_int_equal(r->incident->skeletons.n, 2);
+	assert_int_equal(seen, 9);
+	assert_int_equal(r->incident->skeletons.n, 4);
 	run_free(r);
 	tu_rmdir(dir);
 }
@@ -618,41 +624,6 @@ test_events_outlive_arena(void **state)
 	tu_rmdir(dir);
 }
 
-/* A kept line's words that are its rank (event_compact keeps a marker in
- * their place, and the first line's words): the lines read back as they
- * were, where the rank is a whole run of digits, a part of a word, a
- * near miss (the same digits and more, leading zeros) or not there. */
-static void
-test_text_rank_words(void **state)
-{
-	char *dir = tu_tmpdir(), name[32], line[13][200], buf[EVENT_TEXT_MAX + 1];
-	struct run *r;
-	size_t i, k, seen = 0;
-
-	(void)state;
-	for (k = 0; k < 13; k++) {
-		snprintf(name, sizeof name, "rank%zu.log", k);
-		snprintf(line[k], sizeof line[k], "[rank%zu]: collective timed out: seq=%zu numel=%zu%zu "
-		    "at 1%zu:0%zu:%02zu.%zu0%zu [Rank %zu] 0x%zuf%zu", k, k, k, k, k, k, k, k, k, k, k, k);
-		free(tu_write(dir, name, line[k], strlen(line[k]), 0));
-		TU_APPEND(dir, name, "\n");
-	}
-	(void)analyse(&r, dir);
-	for (i = 0; i < r->incident->nevents; i++) {
-		const struct event *ev = r->incident->events[i];
-
-		if (strcmp(ev->sig->id, "to") != 0)
-			continue;
-		assert_true(ev->rank >= 0 && ev->rank < 13);
-		assert_int_equal(ev->kept, 2);	/* compacted */
-		assert_string_equal(event_text(ev, buf), line[ev->rank]);
-		seen++;
-	}
-	assert_int_equal(seen, 13);
-	run_free(r);
-	tu_rmdir(dir);
-}
-
 static void
 test_ranks_compress(void **state)
 {
@@ -686,7 +657,6 @@ main(void)
 		cmocka_unit_test(test_kept_texts_compact),
 		cmocka_unit_test(test_facts_shared),
 		cmocka_unit_test(test_events_outlive_arena),
-		cmocka_unit_test(test_text_rank_words),
 		cmocka_unit_test(test_ranks_compress),
 	};
 
