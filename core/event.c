@@ -42,6 +42,9 @@ text_hash(const char *p, size_t n)
 
 /* --- arenas ----------------------------------------------------------------- */
 
+_Static_assert(EVPOOL_MAX / 8 < 256, "a pool event's size class fits event.cls");
+_Static_assert(LINE_BLANK < 1 << 6, "the LINE_ flags fit event.flags");
+
 #define EVARENA_BLOCK	(4 * 1024)
 #define EVPOOL_BLOCK	(64 * 1024)
 
@@ -309,6 +312,7 @@ evpool_alloc(struct evpool *p, size_t size)
 	if (k * 8 > EVPOOL_MAX) {
 		ev = xmalloc(size);
 		ev->home = EVENT_MALLOC;
+		ev->cls = 0;
 		return ev;
 	}
 	if (p->free[k] != NULL) {
@@ -328,7 +332,19 @@ evpool_alloc(struct evpool *p, size_t size)
 		p->carve.at += k * 8;
 	}
 	ev->home = EVENT_POOL;
+	ev->cls = k;
 	return ev;
+}
+
+/* n bytes of ev into c, which keeps where its memory is. */
+static void
+copy_into(struct event *c, const struct event *ev, size_t n)
+{
+	unsigned home = c->home, cls = c->cls;
+
+	memcpy(c, ev, n);
+	c->home = home;
+	c->cls = cls;
 }
 
 void
@@ -340,7 +356,7 @@ event_put(struct evpool *p, struct event *ev)
 		event_free(ev);
 		return;
 	}
-	k = (event_size(ev) + 7) / 8;
+	k = ev->cls;
 	memcpy(ev, &p->free[k], sizeof p->free[k]);
 	p->free[k] = ev;
 }
@@ -362,12 +378,7 @@ event_own(struct event *ev, struct evpool *p)
 		return ev;
 	size = event_size(ev);
 	c = evpool_alloc(p, size);
-	{
-		unsigned home = c->home;
-
-		memcpy(c, ev, size);
-		c->home = home;
-	}
+	copy_into(c, ev, size);
 	event_free(ev);
 	return c;
 }
@@ -473,12 +484,7 @@ event_compact(struct event *ev, struct strset *skeletons, const struct event *ex
 	 * and the text as it is now kept */
 	size = (size_t)(text - (const char *)ev) + no - (shared ? saved - sizeof ex : 0);
 	c = evpool_alloc(pool, size);
-	{
-		unsigned home = c->home;
-
-		memcpy(c, ev, head);
-		c->home = home;
-	}
+	copy_into(c, ev, head);
 	p = (char *)c + head;
 	if (shared) {
 		c->shared = 1;

@@ -65,8 +65,9 @@ struct event {
 	uint32_t		 texthash;	/* of the line's first textlen bytes */
 	uint16_t		 textlen;	/* those bytes: the line, cut at EVENT_TEXT_MAX */
 	uint16_t		 nfacts;
-	uint16_t		 flags:14;	/* LINE_* */
+	uint16_t		 flags:6;	/* LINE_* */
 	uint16_t		 home:2;	/* EVENT_MALLOC, EVENT_ARENA, EVENT_POOL */
+	uint16_t		 cls:8;		/* a pool's: its size / 8 */
 	/* (bit fields: a large run keeps an event or several for each rank,
 	 * and these are two bytes, not six, so that an event is 88) */
 	uint8_t			 rank_from:4;	/* enum rank_from */
