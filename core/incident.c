@@ -431,6 +431,9 @@ incident_fact_number(const char *v, double *out)
 	return end != v && *end == '\0' && *out == *out;
 }
 
+_Static_assert(RANKSTATE_SLOTS(1) * sizeof(struct sigslot) % _Alignof(struct numstat) == 0,
+    "a rank's numstats, after its slots, are aligned");
+
 /* Room for one more slot (slot: 1) or numstat (slot: 0) in a rank's one
  * allocation, its slots four at a time (RANKSTATE_SLOTS) and its numstats
  * (one or two a rank, mostly) to the byte. Slot and numstat pointers

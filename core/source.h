@@ -45,7 +45,8 @@ enum {
 /* What reading a source needs from one read to the next, and nothing
  * after its last: a run read once (run_options.once, a report) lets it go
  * as each file is read to its end (source_retire), so that what stays of
- * 100,000 files is their names and counts. */
+ * 100,000 files is their names and counts; a followed run puts it to
+ * sleep between passes (source_sleep). */
 struct srcread {
 	struct linestate ls;
 	char		*carry;		/* partial last line */
