@@ -23,7 +23,7 @@ struct tuple {
 	double		 num;
 };
 
-static int cond_size_cmp(const void *, const void *);
+static int cond_index_cmp(const void *, const void *);
 
 static int
 tuple_cmp(const void *a, const void *b)
@@ -412,7 +412,7 @@ eval_numeric(const struct incident *in, const struct condition *c,
  * return from[] marks c's signatures. */
 static size_t
 collect(const struct incident *in, const struct condition *c, unsigned char *from,
-    const size_t *start, const uint32_t *by, size_t *out)
+    const size_t *start, const uint32_t *by, uint32_t *out)
 {
 	size_t i, k, n = 0;
 
@@ -437,7 +437,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 	struct tuple *t;
 	unsigned char *has = xcalloc(in->rank_n + 1, 1);	/* by rank's k */
 	unsigned char *from = xcalloc(in->rb->nsigs + 1, 1);	/* by signature index */
-	size_t *idx, *rows;
+	uint32_t *idx, *rows;	/* event and row indices (incident.bysig's) */
 	size_t i, x, nidx, n = 0, nr = 0, nrows;
 	int pg = rulebook_find_fact(in->rb, "pg");
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
@@ -448,7 +448,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 	idx = xmalloc(sizeof *idx * (collect(in, c, from, in->sigstart, in->bysig, NULL) + 1));
 	nidx = collect(in, c, from, in->sigstart, in->bysig, idx);
 	if (c->nfromsig > 1)
-		qsort(idx, nidx, sizeof *idx, cond_size_cmp);
+		qsort(idx, nidx, sizeof *idx, cond_index_cmp);
 	rows = xmalloc(sizeof *rows * (collect(in, c, from, in->rowsigstart, in->rowbysig,
 	    NULL) + 1));
 	nrows = collect(in, c, from, in->rowsigstart, in->rowbysig, rows);
@@ -551,9 +551,9 @@ eval_condition(const struct incident *in, const struct condition *c,
 }
 
 static int
-cond_size_cmp(const void *a, const void *b)
+cond_index_cmp(const void *a, const void *b)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return x < y ? -1 : x > y;
 }
