@@ -59,7 +59,6 @@ pending_bound(struct run *r, struct source *src, const struct stamp *upper)
 
 	if (p == NULL)
 		return;
-
 	for (i = 0; i < p->n; i++)
 		incident_bound_event(r->incident, &p->v[i], upper);
 	p->n = 0;
@@ -522,10 +521,9 @@ static void
 already_read(struct run *r, struct source *s)
 {
 	struct stat sb;
-	size_t i;
-
 	char pbuf[PATH_MAX];
 	const char *path = event_where_path(&s->where, pbuf, sizeof pbuf);
+	size_t i;
 
 	if (s->kind != SOURCE_LOG || path == NULL || stat(path, &sb) != 0)
 		return;
