@@ -415,8 +415,8 @@ doc_end(struct scanner *sc, struct source *src, int must)
 	if (n < 0 && !must) {
 		/* followed, it may still be written: said once, read when whole */
 		if (!src->rd->doc_noted)
-			notes_add(&sc->b->notes, NOTE_INFO, src->where.name, line, 0, "a JSON document "
-			    "not complete yet (%s): read when it is", why);
+			notes_add(&sc->b->notes, NOTE_INFO, src->where.name, line, 0,
+			    "a JSON document not complete yet (%s): read when it is", why);
 		src->rd->doc_noted = 1;
 		free(why);
 		return;
@@ -428,13 +428,15 @@ doc_end(struct scanner *sc, struct source *src, int must)
 	}
 	if (n == 0) {
 		/* valid JSON, but no log: a config.json beside the logs */
-		notes_add(&sc->b->notes, NOTE_INFO, src->where.name, 0, 0, "a JSON document with no "
-		    "list of log records rankwatch knows (rules/layouts: records.lists); left out");
+		notes_add(&sc->b->notes, NOTE_INFO, src->where.name, 0, 0,
+		    "a JSON document with no list of log records rankwatch knows "
+		    "(rules/layouts: records.lists); left out");
 		src->rd->document = DOC_DONE;
 		buf_release(src->rd->doc);
 		return;
 	}
-	notes_add(&sc->b->notes, NOTE_ERROR, src->where.name, line, 0, "%s; read as text lines", why);
+	notes_add(&sc->b->notes, NOTE_ERROR, src->where.name, line, 0,
+	    "%s; read as text lines", why);
 	free(why);
 	doc_as_text(sc, src);
 }
@@ -543,9 +545,10 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 		if (src->rd->document == DOC_READING)
 			doc_end(sc, src, final || src->done);
 		if (envstate_backwards(&src->rd->env))
-			notes_add(&b->notes, NOTE_WARN, src->where.name, 0, 0, "its records come newest "
-			    "first (logcli without --forward?): a traceback's lines are read in "
-			    "reverse, and the first failure is still found by time");
+			notes_add(&b->notes, NOTE_WARN, src->where.name, 0, 0,
+			    "its records come newest first (logcli without --forward?): a "
+			    "traceback's lines are read in reverse, and the first failure is "
+			    "still found by time");
 		/* what a next line might continue: nothing when it has no
 		 * text, or when none will follow */
 		if (src->rd->wrap != NULL && (src->rd->wrap->len == 0 || final))

@@ -239,8 +239,9 @@ spool(struct source *src, const char *p, size_t n, struct notes *ns)
 		if ((w = write(src->st->spool_fd, p, n)) < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			notes_add(ns, NOTE_WARN, src->where.name, 0, 0, "cannot keep a copy in %s (%s): "
-			    "what follows cannot be shown again", src->st->spool,
+			notes_add(ns, NOTE_WARN, src->where.name, 0, 0,
+			    "cannot keep a copy in %s (%s): what follows cannot be shown again",
+			    src->st->spool,
 			    w < 0 ? strerror(errno) : "short write");
 			/* what was kept stays readable: events point at it */
 			src->st->spool_full = 1;
@@ -269,8 +270,8 @@ stream_end(struct source *src, struct notes *ns)
 		src->st->ended = 1;
 		if (!WIFEXITED(src->st->status) || WEXITSTATUS(src->st->status) != 0) {
 			/* its output is no log to judge (kubectl: no such pod) */
-			notes_add(ns, NOTE_WARN, src->where.name, 0, 0, "the command %s: what it printed "
-			    "is read, but its log is not judged healthy",
+			notes_add(ns, NOTE_WARN, src->where.name, 0, 0, "the command %s: "
+			    "what it printed is read, but its log is not judged healthy",
 			    stream_status(src->st->status, b, sizeof b));
 			src->failed = SOURCE_CMD_FAILED;
 		}
@@ -338,7 +339,7 @@ source_sleep(struct source *src)
 	z->map = map;
 	for (i = 0, k = 0; i < SRCREAD_WORDS; i++)
 		if (map >> i & 1)
-			memcpy(&z->w[k++], (const char *)rd + i * sizeof(uint64_t), sizeof(uint64_t));
+			memcpy(&z->w[k++], (const char *)rd + i * sizeof *z->w, sizeof *z->w);
 	p = (char *)&z->w[n];
 	if (rd->nkept > 0)
 		memcpy(p, kept, rd->nkept * sizeof *kept);
@@ -707,9 +708,11 @@ failure(struct source *src, struct notes *ns, int code, const char *what)
 {
 	if (src->failed != code) {
 		if (code == SOURCE_NOT_REGULAR)
-			notes_add(ns, NOTE_ERROR, src->where.name, 0, 0, "not a regular file; skipped");
+			notes_add(ns, NOTE_ERROR, src->where.name, 0, 0,
+			    "not a regular file; skipped");
 		else
-			notes_add(ns, NOTE_ERROR, src->where.name, 0, 0, "%s: %s", what, strerror(code));
+			notes_add(ns, NOTE_ERROR, src->where.name, 0, 0, "%s: %s", what,
+			    strerror(code));
 	}
 	src->failed = code;
 }

@@ -191,7 +191,8 @@ load(struct tui *t, struct logview *lv)
 		    orig->nproc);
 		known = source_anchor(orig, &anchor, &dated);	/* 0: retired */
 		/* (an anchor not dated is the file's mtime, read with it) */
-		source_reader(s)->ls.anchor = known && (dated || SOURCE_IS_STREAM(orig)) ? anchor : 0;
+		source_reader(s)->ls.anchor = known && (dated || SOURCE_IS_STREAM(orig)) ?
+		    anchor : 0;
 		s->rd->ls.anchor_dated = known && dated;
 		c.ls = s->rd->ls;
 		c.src = (uint32_t)i;
@@ -569,9 +570,9 @@ log_draw(struct tui *t, struct view *v)
 		const struct logline *l = &lv->v[lv->sel];
 		char where[512];
 
-		snprintf(where, sizeof where, " %s:%u  line %d of %zu%s", t->run->sources[l->src]->where.name,
-		    l->lineno, lv->sel + 1, lv->n, !lv->wrap && lv->hscroll ? "  (scrolled: 0 "
-		    "goes back)" : "");
+		snprintf(where, sizeof where, " %s:%u  line %d of %zu%s",
+		    t->run->sources[l->src]->where.name, l->lineno, lv->sel + 1, lv->n,
+		    !lv->wrap && lv->hscroll ? "  (scrolled: 0 goes back)" : "");
 		tui_fill(t, LINES - 2, 0, COLS, TR_DIM);
 		tui_puts(t, LINES - 2, 0, COLS, where, TR_DIM);
 	}
