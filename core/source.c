@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,7 +57,7 @@ source_new_in(struct strset *dirs, const char *path, const char *name,
 	src->rank = rank;
 	src->node = node;
 	src->nproc = nproc;
-	if (kind == SOURCE_STDIN || kind == SOURCE_CMD) {
+	if (stream) {
 		src->st = xcalloc(1, sizeof *src->st);
 		src->st->cmd = p;
 		src->st->fd = kind == SOURCE_STDIN ? 0 : -1;
@@ -128,38 +127,44 @@ wake(struct source *src)
 	src->rd = rd;
 }
 
-/* Bytes [off, off + size) of src's reading state, awake or asleep;
- * 0 when it has none (not read yet, or retired). */
-static int
-peek(const struct source *src, size_t off, void *out, size_t size)
+/* src's reading state, awake or asleep (unpacked into tmp, not woken);
+ * NULL when it has none (not read yet, or retired). */
+static const struct srcread *
+peek(const struct source *src, struct srcread *tmp)
 {
-	struct srcread rd;
-
-	if (src->rd != NULL)
-		memcpy(out, (const char *)src->rd + off, size);
-	else if (src->asleep != NULL) {
-		sleeper_unpack(src, &rd);
-		memcpy(out, (const char *)&rd + off, size);
-	} else
-		return 0;
-	return 1;
+	if (src->rd != NULL || src->asleep == NULL)
+		return src->rd;
+	sleeper_unpack(src, tmp);
+	return tmp;
 }
-
-#define PEEK(src, field, out)	peek((src), offsetof(struct srcread, field), (out), \
-				    sizeof(((struct srcread *)0)->field))
 
 int
 source_file_id(const struct source *src, struct source_file_id *id)
 {
-	return PEEK(src, dev, &id->dev) && PEEK(src, ino, &id->ino) &&
-	    PEEK(src, prev_dev, &id->prev_dev) && PEEK(src, prev_ino, &id->prev_ino) &&
-	    PEEK(src, prev_offset, &id->prev_offset);
+	struct srcread tmp;
+	const struct srcread *rd = peek(src, &tmp);
+
+	if (rd == NULL)
+		return 0;
+	id->dev = rd->dev;
+	id->ino = rd->ino;
+	id->prev_dev = rd->prev_dev;
+	id->prev_ino = rd->prev_ino;
+	id->prev_offset = rd->prev_offset;
+	return 1;
 }
 
 int
 source_anchor(const struct source *src, int64_t *anchor, int *dated)
 {
-	return PEEK(src, ls.anchor, anchor) && PEEK(src, ls.anchor_dated, dated);
+	struct srcread tmp;
+	const struct srcread *rd = peek(src, &tmp);
+
+	if (rd == NULL)
+		return 0;
+	*anchor = rd->ls.anchor;
+	*dated = rd->ls.anchor_dated;
+	return 1;
 }
 
 struct srcread *
