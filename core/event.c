@@ -54,17 +54,17 @@ struct evblock {
 	_Alignas(max_align_t) char data[];
 };
 
+/* n bytes (rounded by the caller to what it aligns to) from a's newest
+ * block, or from a new one of block bytes (of n when larger). */
 static void *
-evarena_alloc(struct evarena *a, size_t n)
+carve(struct evarena *a, size_t n, size_t block)
 {
-	struct evblock *b;
 	char *p;
 
-	n = (n + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
 	if ((size_t)(a->end - a->at) < n) {
-		size_t size = n > EVARENA_BLOCK ? n : EVARENA_BLOCK;
+		size_t size = n > block ? n : block;
+		struct evblock *b = xmalloc(sizeof *b + size);
 
-		b = xmalloc(sizeof *b + size);
 		b->size = size;
 		b->next = a->blocks;
 		a->blocks = b;
@@ -74,6 +74,13 @@ evarena_alloc(struct evarena *a, size_t n)
 	p = a->at;
 	a->at += n;
 	return p;
+}
+
+static void *
+evarena_alloc(struct evarena *a, size_t n)
+{
+	return carve(a, (n + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1),
+	    EVARENA_BLOCK);
 }
 
 void
@@ -318,19 +325,8 @@ evpool_alloc(struct evpool *p, size_t size)
 	if (p->free[k] != NULL) {
 		ev = p->free[k];
 		memcpy(&p->free[k], ev, sizeof p->free[k]);
-	} else {
-		if ((size_t)(p->carve.end - p->carve.at) < k * 8) {
-			struct evblock *b = xmalloc(sizeof *b + EVPOOL_BLOCK);
-
-			b->size = EVPOOL_BLOCK;
-			b->next = p->carve.blocks;
-			p->carve.blocks = b;
-			p->carve.at = b->data;
-			p->carve.end = b->data + EVPOOL_BLOCK;
-		}
-		ev = (struct event *)p->carve.at;
-		p->carve.at += k * 8;
-	}
+	} else
+		ev = carve(&p->carve, k * 8, EVPOOL_BLOCK);
 	ev->home = EVENT_POOL;
 	ev->cls = k;
 	return ev;
@@ -515,10 +511,12 @@ uncompact(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 {
 	const char *v = kept_text(ev) + sizeof(const char *), *sk, *ex, *w;
 	char rk[16];
-	size_t n = 0, l;
+	size_t n = 0, l, nrk = 0;
 
 	memcpy(&sk, kept_text(ev), sizeof sk);
 	ex = sk + strlen(sk) + 1;	/* the exemplar's variables */
+	if (ev->line_rank >= 0)	/* (what a RANK_VAR stands for) */
+		nrk = (size_t)snprintf(rk, sizeof rk, "%d", ev->line_rank);
 	for (; *sk != '\0' && n < EVENT_TEXT_MAX; sk++) {
 		if (*sk != SKEL_VAR) {
 			buf[n++] = *sk;
@@ -529,7 +527,7 @@ uncompact(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 				buf[n++] = *w;
 				continue;
 			}
-			l = (size_t)snprintf(rk, sizeof rk, "%d", ev->line_rank);
+			l = nrk;
 			if (l > EVENT_TEXT_MAX - n)
 				l = EVENT_TEXT_MAX - n;
 			memcpy(buf + n, rk, l);
