@@ -314,15 +314,15 @@ outlier_from_stats(const struct incident *in, const struct condition *c,
 
 	for (i = 0; i < in->rank_n; i++) {
 		const struct rankstate *rs = in->rank_v[i];
+		const struct numstat *nums = rankstate_nums(rs);
 		double sum = 0;
 		uint32_t cnt = 0;
 
 		for (j = 0; j < rs->nnums; j++)
 			for (k = 0; k < c->nfromsig; k++)
-				if (rankstate_nums(rs)[j].sig == c->fromsig[k]->index &&
-				    rankstate_nums(rs)[j].fact == c->fact_id) {
-					sum += rankstate_nums(rs)[j].sum;
-					cnt += rankstate_nums(rs)[j].count;
+				if (nums[j].sig == c->fromsig[k]->index && nums[j].fact == c->fact_id) {
+					sum += nums[j].sum;
+					cnt += nums[j].count;
 				}
 		if (cnt == 0)
 			continue;

@@ -54,8 +54,9 @@ struct line {
 };
 
 struct linestate {
-	/* (ints together, then 64-bit fields: a console keeps one for each
-	 * file it follows) */
+	/* (the ints in even runs between the 64-bit fields, so that there is
+	 * one 4-byte hole in all: a console keeps one for each file it
+	 * follows) */
 	int		 file_rank;	/* rank the layout gives the file, -1 */
 	int		 node;		/* node index from the layout, -1 */
 	int		 nproc;		/* processes per node when known, 0 */
