@@ -256,11 +256,14 @@ ranks_per_node(const struct incident *in)
  * node * ranks per node + local rank, else on one node local = global, an
  * assumption the reason will state. */
 static void
-attribute_local(struct incident *in, struct analysis *an, const struct pidrank *pids,
-    size_t npids)
+attribute_local(struct incident *in, struct analysis *an)
 {
 	int nproc = ranks_per_node(in);
-	size_t i;
+	struct pidrank *pids = NULL;	/* made for the first line that names a
+					 * pid: most runs have none, and a
+					 * run's 100,000 ranks need no table */
+	size_t i, npids = 0;
+	int made = 0;
 
 	for (i = 0; i < in->nevents; i++) {
 		struct event *ev = in->events[i];
@@ -274,10 +277,15 @@ attribute_local(struct incident *in, struct analysis *an, const struct pidrank *
 			set_event_rank(in, ev, (int)local, VIA_MESSAGE, 0);
 			continue;
 		}
-		if (fact_long(ev, s->about[ABOUT_PID], &pid) &&
-		    (r = pid_rank(pids, npids, pid, ev->host)) >= 0) {
-			set_event_rank(in, ev, r, VIA_LAUNCHER, 0);
-			continue;
+		if (fact_long(ev, s->about[ABOUT_PID], &pid)) {
+			if (!made) {
+				pids = pid_table(in, &npids);
+				made = 1;
+			}
+			if ((r = pid_rank(pids, npids, pid, ev->host)) >= 0) {
+				set_event_rank(in, ev, r, VIA_LAUNCHER, 0);
+				continue;
+			}
 		}
 		if (!fact_long(ev, s->about[ABOUT_LOCAL_RANK], &local))
 			continue;
@@ -291,6 +299,7 @@ attribute_local(struct incident *in, struct analysis *an, const struct pidrank *
 			an->assumed_local = 1;
 		}
 	}
+	free(pids);
 }
 
 static const struct incident *line_in;
@@ -463,8 +472,7 @@ void
 attribute_events(struct incident *in, struct analysis *an)
 {
 	const char *h0 = NULL;
-	struct pidrank *pids;
-	size_t i, npids;
+	size_t i;
 
 	in->multi_hosts = 0;
 	incident_sort(in);	/* h0: the lowest rank's host */
@@ -485,9 +493,7 @@ attribute_events(struct incident *in, struct analysis *an)
 	}
 	an->nodes = count_nodes(in, h0);
 	an->assumed_local = 0;
-	pids = pid_table(in, &npids);
-	attribute_local(in, an, pids, npids);
-	free(pids);
+	attribute_local(in, an);
 	attribute_records(in);
 	attribute_by_gpu(in);
 	for (i = 0; i < in->nevents; i++) {
