@@ -14,13 +14,15 @@
 
 /* --- conditions ------------------------------------------------------- */
 
-/* (32 bytes: a condition over 131,072 ranks sorts as many, twice over) */
+/* (24 bytes: a condition over 131,072 ranks sorts as many, twice over) */
 struct tuple {
 	const char	*group;
-	const char	*value;
+	union {
+		const char	*value;	/* differs */
+		double		 num;	/* behind, outlier */
+	}		 v;
 	int32_t		 rank;
 	uint32_t	 order;		/* an event's or row's arrival order */
-	double		 num;
 };
 
 static int cond_index_cmp(const void *, const void *);
@@ -49,7 +51,8 @@ static void
 tuples_sort(const struct incident *in, struct tuple *t, size_t n)
 {
 	const char *g[SORT_GROUPS], *sorted[SORT_GROUPS];
-	size_t ng = 0, i, j, *cnt = NULL, nb;
+	size_t ng = 0, i, j, nb;
+	uint32_t *cnt = NULL;	/* (tuple places: n < 2^32, as the events) */
 	uint32_t *k = NULL, *p1, *p2;
 	unsigned char *gi = NULL, grank[SORT_GROUPS];
 
@@ -209,10 +212,10 @@ eval_differs(const struct incident *in, const struct condition *c,
 
 		for (j = i; j < n && strcmp(t[j].group, t[i].group) == 0; j++) {
 			for (m = 0; m < distinct; m++)
-				if (strcmp(vals[m], t[j].value) == 0)
+				if (strcmp(vals[m], t[j].v.value) == 0)
 					break;
 			if (m == distinct && distinct < 16) {
-				vals[distinct] = t[j].value;
+				vals[distinct] = t[j].v.value;
 				cnt[distinct++] = 0;
 			}
 			if (m < 16)
@@ -227,7 +230,7 @@ eval_differs(const struct incident *in, const struct condition *c,
 		for (m = 0; m < distinct; m++)
 			if (cnt[m] < maxc && c->blame == BLAME_MINORITY)
 				for (k = i; k < j; k++)
-					if (strcmp(t[k].value, vals[m]) == 0)
+					if (strcmp(t[k].v.value, vals[m]) == 0)
 						blame_add(r, t[k].rank);
 		if (j - i > best_ranks) {
 			struct buf b = BUF_INIT;
@@ -239,7 +242,7 @@ eval_differs(const struct incident *in, const struct condition *c,
 				int one = -1;
 
 				for (k = i; k < j; k++)
-					if (strcmp(t[k].value, vals[m]) == 0) {
+					if (strcmp(t[k].v.value, vals[m]) == 0) {
 						one = t[k].rank;
 						break;
 					}
@@ -349,15 +352,15 @@ eval_numeric(const struct incident *in, const struct condition *c,
 		/* per rank in this group */
 		nr = 0;
 		for (j = i; j < n && strcmp(t[j].group, t[i].group) == 0; ) {
-			double agg = t[j].num, sum = 0;
+			double agg = t[j].v.num, sum = 0;
 			size_t cnt = 0;
 			int rank = t[j].rank;
 
 			for (k = j; k < n && strcmp(t[k].group, t[i].group) == 0 &&
 			    t[k].rank == rank; k++) {
-				if (t[k].num > agg)
-					agg = t[k].num;
-				sum += t[k].num;
+				if (t[k].v.num > agg)
+					agg = t[k].v.num;
+				sum += t[k].v.num;
 				cnt++;
 			}
 			vals[nr] = c->test == TEST_OUTLIER ? sum / (double)cnt : agg;
@@ -430,6 +433,17 @@ collect(const struct incident *in, const struct condition *c, unsigned char *fro
 	return n;
 }
 
+/* Does c's test read the values (differs, behind, an outlier by where or
+ * group), or only which ranks have its events (missing, count) or their
+ * statistics (any other outlier: outlier_from_stats)? */
+static int
+by_tuples(const struct condition *c)
+{
+	if (c->test == TEST_MISSING || c->test == TEST_COUNT)
+		return 0;
+	return c->test != TEST_OUTLIER || c->nwhere > 0 || c->group_id >= 0;
+}
+
 static void
 eval_condition(const struct incident *in, const struct condition *c,
     struct condresult *r)
@@ -452,7 +466,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 	rows = xmalloc(sizeof *rows * (collect(in, c, from, in->rowsigstart, in->rowbysig,
 	    NULL) + 1));
 	nrows = collect(in, c, from, in->rowsigstart, in->rowbysig, rows);
-	t = xmalloc(sizeof *t * (nidx + nrows + 1));
+	t = by_tuples(c) ? xmalloc(sizeof *t * (nidx + nrows + 1)) : NULL;
 	/* the events, then the rows (a ranked line of a signature with rows
 	 * is read as its row: the event kept of it is the evidence) */
 	for (x = 0; x < nidx + nrows; x++) {
@@ -480,12 +494,15 @@ eval_condition(const struct incident *in, const struct condition *c,
 				nr++;
 			}
 		}
+		if (t == NULL)
+			continue;	/* (the ranks are all it needs) */
 		t[n].group = g;
-		t[n].value = v ? v : "";
+		if (c->test == TEST_DIFFERS)
+			t[n].v.value = v ? v : "";
+		else if (v == NULL || !incident_fact_number(v, &t[n].v.num))
+			t[n].v.num = v ? strtod(v, NULL) : 0;
 		t[n].rank = rank;
 		t[n].order = row == NULL ? ev->order : row->order;
-		if (v == NULL || !incident_fact_number(v, &t[n].num))
-			t[n].num = v ? strtod(v, NULL) : 0;
 		n++;
 	}
 	switch (c->test) {
@@ -493,7 +510,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 		eval_differs(in, c, t, n, r);
 		break;
 	case TEST_OUTLIER:
-		if (c->nwhere == 0 && c->group_id < 0) {
+		if (!by_tuples(c)) {
 			outlier_from_stats(in, c, r);
 			break;
 		}
