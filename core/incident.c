@@ -385,8 +385,8 @@ incident_add_lines(struct incident *in, const struct line *ln, uint32_t nlines,
 	if (!stamp_own(&ln->ts))
 		return;
 	in->timed_lines += nlines;
-	if (!(rs->first.flags & STAMP_TIME) || earlier(&ln->ts, &rs->first))
-		rs->first = ln->ts;
+	if (!(rs->last.flags & STAMP_TIME) || ln->ts.sec < rs->first_sec)
+		rs->first_sec = ln->ts.sec;
 	if (!(rs->last.flags & STAMP_TIME) || earlier(&rs->last, latest))
 		rs->last = *latest;
 	if (!(in->first.flags & STAMP_TIME) || earlier(&ln->ts, &in->first))

@@ -82,7 +82,9 @@ struct rankstate {
 	int		 rank;
 	uint32_t	 k;		/* its index in incident.rank_v */
 	unsigned long	 lines;
-	struct stamp	 first, last;	/* first and last line with a time of its own */
+	struct stamp	 last;		/* last line with a time of its own */
+	int64_t		 first_sec;	/* the first's second (the timeline's
+					 * start of the rank), when last is set */
 	double		 step;		/* last training step seen, -1 */
 	const char	*host;		/* in incident.hosts */
 	/* the signatures this rank matched (few), then the statistics of

@@ -71,7 +71,7 @@ timeline_row(const struct incident *in, int rank, const struct timeline_view *v,
 
 	for (c = 0; c < v->cols; c++)
 		cells[c] = CELL_NONE;
-	if (rs == NULL || rs->lines == 0 || in->binw == 0 || !(rs->first.flags & STAMP_TIME))
+	if (rs == NULL || rs->lines == 0 || in->binw == 0 || !(rs->last.flags & STAMP_TIME))
 		return;
 	memset(counts, 0, sizeof counts);
 	memset(roles, 0, sizeof roles);
@@ -100,7 +100,7 @@ timeline_row(const struct incident *in, int rank, const struct timeline_view *v,
 	for (c = 0; c < n; c++)
 		if (counts[c] > max)
 			max = counts[c];
-	first = timeline_col(v, rs->first.sec);
+	first = timeline_col(v, rs->first_sec);
 	last = timeline_col(v, rs->last.sec);
 	for (c = 0; c < n; c++) {
 		if (roles[c] & (1u << ROLE_INITIATING))
