@@ -37,8 +37,15 @@ text_hash(const char *p, size_t n)
 
 #define HAS_UPPER(ev)	(((ev)->ts.flags & STAMP_INHERITED) != 0)
 #define UPPER(ev)	((struct stamp *)((ev) + 1))
-#define FACTS(ev)	((struct fact *)((char *)((ev) + 1) + \
-			    (HAS_UPPER(ev) ? sizeof(struct stamp) : 0)))
+/* After the event (and its upper bound), an event's own facts: struct
+ * fact[nfacts], then their values. A shared one (event_compact) has its
+ * exemplar's fact ids, in the same order: there, its exemplar (a pointer),
+ * a bit a fact for the values it has of its own ((nfacts + 7) / 8 bytes),
+ * and those values in order; the others are the exemplar's. */
+#define BODY(ev)	((char *)((ev) + 1) + (HAS_UPPER(ev) ? sizeof(struct stamp) : 0))
+#define FACTS(ev)	((struct fact *)BODY(ev))
+#define OWNMASK(ev)	((unsigned char *)BODY(ev) + sizeof(const struct event *))
+#define OWNVALUES(ev)	((const char *)OWNMASK(ev) + ((ev)->nfacts + 7u) / 8u)
 
 /* --- arenas ----------------------------------------------------------------- */
 
@@ -255,36 +262,62 @@ word(const char *p, size_t n, int *var)
 	return i;
 }
 
-/* A shared event's exemplar: after its facts, where its values begin. */
+/* A shared event's exemplar (never itself shared). */
 static const struct event *
 exemplar(const struct event *ev)
 {
 	const struct event *ex;
 
-	memcpy(&ex, FACTS(ev) + ev->nfacts, sizeof ex);
+	memcpy(&ex, BODY(ev), sizeof ex);
 	return ex;
 }
 
-/* The i-th fact's value: its own, or (offset 0, never a value's: the
- * event comes first) its exemplar's, which has its own. */
+static int
+own_value(const struct event *ev, size_t i)
+{
+	return OWNMASK(ev)[i / 8] >> (i % 8) & 1;
+}
+
+/* The i-th fact's id. */
+static int
+id_at(const struct event *ev, size_t i)
+{
+	return ev->shared ? FACTS(exemplar(ev))[i].id : FACTS(ev)[i].id;
+}
+
+/* The i-th fact's value: its own, or its exemplar's. */
 static const char *
 value_at(const struct event *ev, size_t i)
 {
-	if (FACTS(ev)[i].off != 0)
+	const char *v;
+	size_t j;
+
+	if (!ev->shared)
 		return (const char *)ev + FACTS(ev)[i].off;
-	return (const char *)exemplar(ev) + FACTS(exemplar(ev))[i].off;
+	if (!own_value(ev, i))
+		return (const char *)exemplar(ev) + FACTS(exemplar(ev))[i].off;
+	for (v = OWNVALUES(ev), j = 0; j < i; j++)	/* (a few, short) */
+		if (own_value(ev, j))
+			v += strlen(v) + 1;
+	return v;
 }
 
 /* Where the values of its own end: the kept text's place. */
 static const char *
 kept_text(const struct event *ev)
 {
-	const char *end = (const char *)(FACTS(ev) + ev->nfacts) +
-	    (ev->shared ? sizeof(const struct event *) : 0), *v;
+	const char *end, *v;
 	size_t i;
 
+	if (ev->shared) {
+		for (v = OWNVALUES(ev), i = 0; i < ev->nfacts; i++)
+			if (own_value(ev, i))
+				v += strlen(v) + 1;
+		return v;
+	}
+	end = (const char *)(FACTS(ev) + ev->nfacts);
 	for (i = 0; i < ev->nfacts; i++)
-		if (FACTS(ev)[i].off != 0 && (v = (const char *)ev + FACTS(ev)[i].off) >= end)
+		if ((v = (const char *)ev + FACTS(ev)[i].off) >= end)
 			end = v + strlen(v) + 1;
 	return end;
 }
@@ -434,12 +467,20 @@ compact_text(const char *t, size_t n, int rank, struct strset *skeletons, char *
 	return 1;
 }
 
-/* Is ev's i-th fact ex's i-th? */
+/* Has ev its facts in the order ex has them (a shared event reads the
+ * ids of its exemplar's)? */
 static int
-same_fact(const struct event *ev, const struct event *ex, size_t i)
+same_ids(const struct event *ev, const struct event *ex)
 {
-	return i < ex->nfacts && FACTS(ev)[i].id == FACTS(ex)[i].id &&
-	    strcmp(value_at(ev, i), value_at(ex, i)) == 0;
+	size_t i;
+
+	if (ex == NULL || ex->sig != ev->sig || ex->shared || ex->nfacts != ev->nfacts ||
+	    ev->nfacts > 64)
+		return 0;
+	for (i = 0; i < ev->nfacts; i++)
+		if (FACTS(ev)[i].id != FACTS(ex)[i].id)
+			return 0;
+	return 1;
 }
 
 struct event *
@@ -449,53 +490,54 @@ event_compact(struct event *ev, struct strset *skeletons, const struct event *ex
 	char own[2 * EVENT_TEXT_MAX + 2 + sizeof(const char *)];
 	const char *text;
 	struct event *c;
-	size_t head = (size_t)((const char *)FACTS(ev) - (const char *)ev) +
-	    ev->nfacts * sizeof(struct fact), size, i, no = 0, saved = 0, tl = 0;
-	uint64_t shared = 0;	/* which facts are ex's (of the first 64: a
-				 * signature has a few) */
-	int skel = 0;
+	size_t body = (size_t)(BODY(ev) - (char *)ev), size, i, no = 0, mine = 0, all = 0;
+	uint64_t ownmask = 0;	/* which values are its own, not ex's */
+	int skel = 0, share;
 	char *p;
 
 	if (ev->shared || ev->kept == 2)
 		return event_own(ev, pool);
-	if (ex != NULL && (ex->sig != ev->sig || ex->shared))
-		ex = NULL;
-	for (i = 0; ex != NULL && i < ev->nfacts && i < 64; i++)
-		if (same_fact(ev, ex, i)) {
-			shared |= (uint64_t)1 << i;
-			saved += strlen(value_at(ev, i)) + 1;
+	if ((share = same_ids(ev, ex)) != 0)
+		for (i = 0; i < ev->nfacts; i++) {
+			size_t l = strlen(value_at(ev, i)) + 1;
+
+			all += l;
+			if (strcmp(value_at(ev, i), value_at(ex, i)) != 0) {
+				ownmask |= (uint64_t)1 << i;
+				mine += l;
+			}
 		}
-	if (saved <= sizeof ex)
-		shared = 0;
+	/* shared: the pointer, the mask and its own values, for the fact
+	 * table and every value */
+	if (share && sizeof ex + (ev->nfacts + 7) / 8 + mine >=
+	    ev->nfacts * sizeof(struct fact) + all)
+		share = 0;
 	text = kept_text(ev);
 	if (ev->kept == 1) {
-		tl = strlen(text) + 1;
+		size_t tl = strlen(text) + 1;
+
 		skel = compact_text(text, tl - 1, ev->line_rank, skeletons, own, &no);
 		if (!skel)
 			no = tl;
 	}
-	if (shared == 0 && !skel)
+	if (!share && !skel)
 		return event_own(ev, pool);
-	/* what ev holds, less the shared values (for the pointer to ex),
-	 * and the text as it is now kept */
-	size = (size_t)(text - (const char *)ev) + no - (shared ? saved - sizeof ex : 0);
-	c = evpool_alloc(pool, size);
-	copy_into(c, ev, head);
-	p = (char *)c + head;
-	if (shared) {
+	size = share ? body + sizeof ex + (ev->nfacts + 7) / 8 + mine :
+	    (size_t)(text - (const char *)ev);
+	c = evpool_alloc(pool, size + no);
+	copy_into(c, ev, body);
+	if (share) {
 		c->shared = 1;
-		memcpy(p, &ex, sizeof ex);
-		p += sizeof ex;
-	}
-	for (i = 0; i < ev->nfacts; i++) {
-		const char *v = value_at(ev, i);
-
-		if (i < 64 && (shared >> i & 1)) {
-			FACTS(c)[i].off = 0;
-			continue;
-		}
-		FACTS(c)[i].off = (uint16_t)(p - (char *)c);
-		p = stpcpy(p, v) + 1;
+		memcpy(BODY(c), &ex, sizeof ex);
+		for (i = 0; i < (ev->nfacts + 7u) / 8u; i++)
+			OWNMASK(c)[i] = (unsigned char)(ownmask >> (8 * i));
+		p = (char *)OWNVALUES(c);
+		for (i = 0; i < ev->nfacts; i++)
+			if (ownmask >> i & 1)
+				p = stpcpy(p, value_at(ev, i)) + 1;
+	} else {
+		memcpy(FACTS(c), FACTS(ev), (size_t)(text - BODY(ev)));
+		p = (char *)c + (text - (const char *)ev);
 	}
 	if (ev->kept == 1) {
 		memcpy(p, skel ? own : text, no);
@@ -569,7 +611,7 @@ event_fact(const struct event *ev, int id)
 	size_t i;
 
 	for (i = 0; i < ev->nfacts; i++)
-		if (FACTS(ev)[i].id == id)
+		if (id_at(ev, i) == id)
 			return value_at(ev, i);
 	return NULL;
 }
@@ -592,7 +634,7 @@ event_set_upper(struct event *ev, const struct stamp *upper)
 const char *
 event_fact_at(const struct event *ev, size_t i, int *id)
 {
-	*id = FACTS(ev)[i].id;
+	*id = id_at(ev, i);
 	return value_at(ev, i);
 }
 
@@ -616,7 +658,7 @@ event_same_facts(const struct event *a, const struct event *b)
 	if (a->sig != b->sig || a->nfacts != b->nfacts)
 		return 0;
 	for (i = 0; i < a->nfacts; i++)
-		if (FACTS(a)[i].id != FACTS(b)[i].id || strcmp(value_at(a, i), value_at(b, i)) != 0)
+		if (id_at(a, i) != id_at(b, i) || strcmp(value_at(a, i), value_at(b, i)) != 0)
 			return 0;
 	return 1;
 }
@@ -629,8 +671,9 @@ event_facts_hash(const struct event *ev)
 
 	for (i = 0; i < ev->nfacts; i++) {
 		const char *v = value_at(ev, i);
+		uint16_t id = (uint16_t)id_at(ev, i);
 
-		h = fnv1a(h, &FACTS(ev)[i].id, sizeof FACTS(ev)[i].id);
+		h = fnv1a(h, &id, sizeof id);
 		h = fnv1a(h, v, strlen(v) + 1);
 	}
 	return h;
@@ -639,22 +682,23 @@ event_facts_hash(const struct event *ev)
 struct event *
 event_facts_copy(const struct event *ev)
 {
-	size_t head = (size_t)((const char *)FACTS(ev) - (const char *)ev) +
-	    ev->nfacts * sizeof(struct fact), size = head, i;
+	size_t body = (size_t)(BODY(ev) - (const char *)ev),
+	    head = body + ev->nfacts * sizeof(struct fact), size = head, i;
 	struct event *c;
 	char *p;
 
 	for (i = 0; i < ev->nfacts; i++)
 		size += strlen(value_at(ev, i)) + 1;
 	c = xmalloc(size);
-	memcpy(c, ev, head);
-	for (i = 0, p = (char *)c + head; i < ev->nfacts; i++) {
-		FACTS(c)[i].off = (uint16_t)(p - (char *)c);
-		p = stpcpy(p, value_at(ev, i)) + 1;
-	}
+	memcpy(c, ev, body);
 	c->kept = 0;	/* no text: it is not a line to show */
 	c->shared = 0;
 	c->home = EVENT_MALLOC;
+	for (i = 0, p = (char *)c + head; i < ev->nfacts; i++) {
+		FACTS(c)[i].id = (uint16_t)id_at(ev, i);
+		FACTS(c)[i].off = (uint16_t)(p - (char *)c);
+		p = stpcpy(p, value_at(ev, i)) + 1;
+	}
 	return c;
 }
 

@@ -75,10 +75,12 @@ struct event {
 	uint8_t			 via:3;		/* enum attr_via: how attribution gave it its rank */
 	uint8_t			 assumed:1;	/* rank rests on local rank = global rank */
 	uint8_t			 kept:2;	/* the text follows the facts (2: compacted) */
-	uint8_t			 shared:1;	/* some values are an exemplar's (event_compact) */
+	uint8_t			 shared:1;	/* its fact ids and some values are an
+						 * exemplar's (event_compact) */
 	/* then, for a borrowed time (STAMP_INHERITED), its upper bound: the
-	 * next own time in the file (event_upper); struct fact[nfacts], when
-	 * shared the exemplar (a pointer), the values, the kept text */
+	 * next own time in the file (event_upper); struct fact[nfacts] and
+	 * the values, or when shared the exemplar (a pointer), a bit a fact
+	 * for the values of its own and those; the kept text */
 };
 
 /* Where events made by the thousand, and mostly dropped, are made: a
@@ -143,10 +145,11 @@ struct strset;
  *   ones equal to the words of the skeleton's first line: the first
  *   failure line every rank of a large run keeps differs from the next
  *   rank's in a few of its numbers only (its rank, its time);
- * - each fact value equal to the one in the same place of ex (an event
- *   of the same signature that outlives it, not itself compacted; NULL:
- *   none) read from ex, not kept twice: the sequence number, the
- *   operation and the sizes every rank's watchdog timeout repeats.
+ * - when its facts are those of ex (an event of the same signature
+ *   that outlives it, not itself compacted; NULL: none), in the same
+ *   order, their ids and each value equal to ex's read from ex, not kept
+ *   twice: the sequence number, the operation and the sizes every rank's
+ *   watchdog timeout repeats; a bit a fact says which values it has.
  * The copy is p's (event_own when it would be no smaller), and ev is
  * freed (event_free); event_text, event_fact and the others give what
  * they gave of ev. */

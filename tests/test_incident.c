@@ -18,7 +18,7 @@ static const char *const yaml[] = {
 	"  - {id: err, role: initiating, weight: 2, pattern: 'SomeError: (?<what>.*)'}\n",
 	"id: timeout\ntitle: Timeout\ncategory: communication\nseverity: high\nsummary: s\n"
 	"signatures:\n"
-	"  - {id: to, role: collateral, pattern: 'collective timed out: seq=(?<seq>\\d+) numel=(?<numel>\\d+)'}\n"
+	"  - {id: to, role: collateral, pattern: 'collective timed out: seq=(?<seq>\\d+)(?: numel=(?<numel>\\d+))?'}\n"
 	"  - {id: prog, role: collateral, pattern: 'last enqueued work: (?<enqueued>\\d+)'}\n"
 	"conditions:\n"
 	"  - {id: missing, text: did not time out, from: [to], test: missing, weight: 2}\n"
@@ -508,27 +508,28 @@ test_kept_texts_compact(void **state)
 	tu_rmdir(dir);
 }
 
-/* A kept event's fact values equal to its signature's first event's are
- * that event's (event_compact), and read back as their own: by id, by
- * place, compared, hashed and copied. */
+/* A kept event with the facts of its signature's first event, in the
+ * same order, keeps only the values that differ from that event's
+ * (event_compact), and reads back as its own: by id, by place, compared,
+ * hashed and copied. One with other facts (no numel) keeps its own. */
 static void
 test_facts_shared(void **state)
 {
 	static const char *const vals[][2] = {
 		{ "200016", "26214400" }, { "200016", "26214400" }, { "200016", "512" },
-		{ "200017", "26214400" }, { "200016", "26214400" },
+		{ "200017", "26214400" }, { "200016", "26214400" }, { "200016", NULL },
 	};
 	char *dir = tu_tmpdir(), name[32], line[160], buf[EVENT_TEXT_MAX + 1];
 	struct run *r;
-	const struct event *by[5] = { NULL };
+	const struct event *by[6] = { NULL };
 	size_t i, k, seen = 0, shared = 0;
 	int seq, numel, id;
 
 	(void)state;
 	for (k = 0; k < sizeof vals / sizeof *vals; k++) {
 		snprintf(name, sizeof name, "rank%zu.log", k);
-		snprintf(line, sizeof line, "[rank%zu]: collective timed out: seq=%s numel=%s\n",
-		    k, vals[k][0], vals[k][1]);
+		snprintf(line, sizeof line, "[rank%zu]: collective timed out: seq=%s%s%s\n",
+		    k, vals[k][0], vals[k][1] ? " numel=" : "", vals[k][1] ? vals[k][1] : "");
 		TU_WRITE(dir, name, line);
 	}
 	(void)analyse(&r, dir);
@@ -543,30 +544,40 @@ test_facts_shared(void **state)
 		k = (size_t)ev->rank;
 		assert_true(k < sizeof vals / sizeof *vals);
 		assert_string_equal(event_fact(ev, seq), vals[k][0]);
-		assert_string_equal(event_fact(ev, numel), vals[k][1]);
+		if (vals[k][1] != NULL) {
+			assert_string_equal(event_fact(ev, numel), vals[k][1]);
+			assert_string_equal(event_fact_at(ev, 1, &id), vals[k][1]);
+			assert_int_equal(id, numel);
+		} else
+			assert_null(event_fact(ev, numel));
 		assert_string_equal(event_fact_at(ev, 0, &id), vals[k][0]);
 		assert_int_equal(id, seq);
-		snprintf(line, sizeof line, "[rank%zu]: collective timed out: seq=%s numel=%s",
-		    k, vals[k][0], vals[k][1]);
+		snprintf(line, sizeof line, "[rank%zu]: collective timed out: seq=%s%s%s",
+		    k, vals[k][0], vals[k][1] ? " numel=" : "", vals[k][1] ? vals[k][1] : "");
 		assert_string_equal(event_text(ev, buf), line);
-		/* shared where more than a pointer's worth is the first's
-		 * (rank 0's too: its facts are the exemplar's, a copy) */
-		assert_int_equal(ev->shared, k != 2);
+		/* shared when its facts are the first's (rank 0's too: its
+		 * facts are the exemplar's, a copy), even with a value of its
+		 * own (rank 2's numel, rank 3's seq) */
+		assert_int_equal(ev->shared, vals[k][1] != NULL);
 		shared += ev->shared;
 		copy = event_facts_copy(ev);
 		assert_int_equal(copy->shared, 0);
 		assert_true(event_same_facts(copy, ev));
 		assert_true(event_facts_hash(copy) == event_facts_hash(ev));
-		assert_string_equal(event_fact(copy, numel), vals[k][1]);
+		if (vals[k][1] != NULL)
+			assert_string_equal(event_fact(copy, numel), vals[k][1]);
 		event_free(copy);
 		by[k] = ev;
 		seen++;
 	}
-	assert_int_equal(seen, 5);
-	assert_int_equal(shared, 4);
-	/* the same facts as rank 0's, told apart from 2's and 3's */
+	assert_int_equal(seen, 6);
+	assert_int_equal(shared, 5);
+	/* the same facts as rank 0's, told apart from 2's, 3's and 5's */
 	assert_true(event_same_facts(by[1], by[0]) && event_same_facts(by[4], by[1]));
 	assert_false(event_same_facts(by[2], by[0]) || event_same_facts(by[3], by[1]));
+	assert_false(event_same_facts(by[5], by[0]) || event_same_facts(by[0], by[5]));
+	assert_true(event_facts_hash(by[4]) == event_facts_hash(by[0]));
+	assert_true(event_facts_hash(by[2]) != event_facts_hash(by[0]));
 	run_free(r);
 	tu_rmdir(dir);
 }
