@@ -146,19 +146,6 @@ apply_batch(struct run *r, struct batch *b)
 		r->bytes += (uint64_t)b->bytes;
 }
 
-void
-run_feed_line(struct run *r, struct source *src, const char *text, size_t len)
-{
-	struct scanner sc;
-	struct batch *b = batch_new();
-
-	scanner_init(&sc, r->matcher, r->anchor_dated ? &r->anchor : NULL);
-	scanner_feed(&sc, src, text, len, b);
-	apply_batch(r, b);
-	batch_free(b);
-	scanner_release(&sc);
-}
-
 /* The year of year-less lines: take it from a dated line of the same file
  * (in its first 4 KiB, or else 16 KiB), or else of the run, before falling
  * back on mtime. The run's is the latest such line of its first

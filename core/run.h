@@ -89,9 +89,6 @@ int		 run_scan_step(struct run *r, uint64_t budget, int final);
 /* Look for files that appeared since (a rank that started late, a new
  * attempt); returns how many were added. */
 size_t		 run_rediscover(struct run *r);
-/* Feed one raw line as if read from src (used by --check-rules and tests). */
-void		 run_feed_line(struct run *r, struct source *src, const char *text,
-		    size_t len);
 /* Following: make the streams' reads return what there is. */
 void		 run_follow(struct run *r);
 /* The pipes of streams not at their end yet, for poll() (up to max);

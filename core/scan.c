@@ -558,15 +558,3 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 	sc->b = NULL;
 }
 
-void
-scanner_feed(struct scanner *sc, struct source *src, const char *text, size_t len,
-    struct batch *b)
-{
-	batch_clear(b);
-	b->src = src;
-	sc->b = b;
-	src->lineno++;
-	scan_line(sc, src, text, len, 0, src->lineno, 0);
-	notes_to_recs(b);
-	sc->b = NULL;
-}

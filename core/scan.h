@@ -86,9 +86,6 @@ void	 scanner_release(struct scanner *sc);
  * without its newline. Sets b->bytes and b->last. */
 void	 scanner_read(struct scanner *sc, struct source *src, uint64_t budget,
 	    int final, struct batch *b);
-/* One line as if read from src (run_feed_line), into b. */
-void	 scanner_feed(struct scanner *sc, struct source *src, const char *text,
-	    size_t len, struct batch *b);
 
 struct batch *batch_new(void);
 /* Empty b, freeing the events it still owns. */
