@@ -524,13 +524,13 @@ already_read(struct run *r, struct source *s)
 			continue;
 		/* its old name may not have noticed the rotation yet */
 		if (id.ino != 0 && id.ino == sb.st_ino && id.dev == sb.st_dev)
-			done = o->offset;
+			done = id.offset;
 		else if (id.prev_ino != 0 && id.prev_ino == sb.st_ino && id.prev_dev == sb.st_dev)
 			done = id.prev_offset;
 		else
 			continue;
-		s->offset = done;	/* whole lines: a line's start */
-		source_reader(s)->dev = sb.st_dev;
+		source_reader(s)->offset = done;	/* whole lines: a line's start */
+		s->rd->dev = sb.st_dev;
 		s->rd->ino = sb.st_ino;
 		s->opened = 1;
 		notes_add(&r->notes, NOTE_INFO, s->where.name, 0, 0,

@@ -477,7 +477,7 @@ on_chunk(void *arg, struct source *src, const char *p, size_t n)
 
 	/* The file's first bytes, before any of its lines is parsed: the
 	 * year of its year-less lines (run.c probed the first files). */
-	if (!src->anchor_tried && !src->rd->ls.anchor_dated && src->offset == 0 &&
+	if (!src->anchor_tried && !src->rd->ls.anchor_dated && src->rd->offset == 0 &&
 	    src->rd->carrylen == 0 && memchr(p, '\n', n) != NULL) {
 		src->anchor_tried = 1;
 		if (scan_head_anchor(p, n, &a)) {
@@ -495,7 +495,7 @@ on_chunk(void *arg, struct source *src, const char *p, size_t n)
 		}
 	}
 	/* a whole JSON document, not lines: kept until it is complete */
-	if (src->rd->document == DOC_NO && src->offset == 0 && src->rd->carrylen == 0 &&
+	if (src->rd->document == DOC_NO && src->rd->offset == 0 && src->rd->carrylen == 0 &&
 	    !src->rd->env.seen && envelope_is_document(p, n)) {
 		src->rd->document = DOC_READING;
 		if (src->rd->doc == NULL)

@@ -150,6 +150,7 @@ source_file_id(const struct source *src, struct source_file_id *id)
 	id->ino = rd->ino;
 	id->prev_dev = rd->prev_dev;
 	id->prev_ino = rd->prev_ino;
+	id->offset = rd->offset;
 	id->prev_offset = rd->prev_offset;
 	return 1;
 }
@@ -396,16 +397,16 @@ emit(struct source *src, const char *p, size_t n, uint64_t off,
     source_line_fn fn, void *arg, int truncated, int ends)
 {
 	if (!src->rd->midline)
-		src->lineno++;
+		src->rd->lineno++;
 	src->rd->midline = !ends;
-	fn(arg, src, p, n, off, src->lineno, truncated);
+	fn(arg, src, p, n, off, src->rd->lineno, truncated);
 }
 
 /* The number of the line being read. */
 static unsigned long
 this_line(const struct source *src)
 {
-	return src->rd->midline ? src->lineno : src->lineno + 1;
+	return src->rd->midline ? src->rd->lineno : src->rd->lineno + 1;
 }
 
 /* Bytes p[0..n) with no NUL in them. */
@@ -414,7 +415,7 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
     source_line_fn fn, void *arg)
 {
 	const char *end = p + n, *nl;
-	uint64_t base = src->offset + src->rd->carrylen;	/* where p[0] is in the file */
+	uint64_t base = src->rd->offset + src->rd->carrylen;	/* where p[0] is in the file */
 	/* one look for '\r' here spares line_parse one per line */
 	int crfree = memchr(p, '\r', n) == NULL;
 
@@ -422,13 +423,13 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (src->rd->skipping) {
 			if (nl == NULL) {
-				src->offset = base + n;	/* skipped to here */
+				src->rd->offset = base + n;	/* skipped to here */
 				return;
 			}
 			src->rd->skipping = 0;
 			src->rd->midline = 0;
 			p = nl + 1;
-			src->offset = base + (uint64_t)(p - (end - n));
+			src->rd->offset = base + (uint64_t)(p - (end - n));
 			continue;
 		}
 		if (src->rd->carrylen == 0 && nl != NULL &&
@@ -438,10 +439,10 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 			if (len > 0 && p[len - 1] == '\r')
 				len--;	/* CRLF */
 			src->rd->ls.cr_free = crfree;
-			emit(src, p, len, src->offset, fn, arg, 0, 1);
+			emit(src, p, len, src->rd->offset, fn, arg, 0, 1);
 			src->rd->ls.cr_free = 0;
 			p = nl + 1;
-			src->offset = base + (uint64_t)(p - (end - n));
+			src->rd->offset = base + (uint64_t)(p - (end - n));
 			continue;
 		}
 		/* Partial line, or a line that spans reads, or a huge one. */
@@ -463,16 +464,16 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 					notes_add(ns, NOTE_WARN, src->where.name, this_line(src), 0,
 					    "line longer than %u bytes; matched on its first %u",
 					    src->rd->line_max, src->rd->line_max);
-				emit(src, src->rd->carry, src->rd->carrylen, src->offset, fn, arg, 1, 0);
+				emit(src, src->rd->carry, src->rd->carrylen, src->rd->offset, fn, arg, 1, 0);
 				src->rd->carrylen = 0;
 				if (nl == NULL) {
 					src->rd->skipping = 1;
-					src->offset = base + n;
+					src->rd->offset = base + n;
 					return;
 				}
 				src->rd->midline = 0;
 				p = nl + 1;
-				src->offset = base + (uint64_t)(p - (end - n));
+				src->rd->offset = base + (uint64_t)(p - (end - n));
 				continue;
 			}
 			src->rd->carry = xgrow(src->rd->carry, &src->rd->carrycap,
@@ -483,10 +484,10 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 				return;
 			if (src->rd->carrylen > 0 && src->rd->carry[src->rd->carrylen - 1] == '\r')
 				src->rd->carrylen--;
-			emit(src, src->rd->carry, src->rd->carrylen, src->offset, fn, arg, 0, 1);
+			emit(src, src->rd->carry, src->rd->carrylen, src->rd->offset, fn, arg, 0, 1);
 			src->rd->carrylen = 0;
 			p = nl + 1;
-			src->offset = base + (uint64_t)(p - (end - n));
+			src->rd->offset = base + (uint64_t)(p - (end - n));
 		}
 	}
 }
@@ -502,11 +503,11 @@ hole(struct source *src, size_t run, source_line_fn fn, void *arg)
 	if (src->rd->skipping)
 		src->rd->skipping = 0;	/* the head was handed on already */
 	else if (src->rd->carrylen > 0) {
-		emit(src, src->rd->carry, src->rd->carrylen, src->offset, fn, arg, 0, 0);
-		src->offset += src->rd->carrylen;
+		emit(src, src->rd->carry, src->rd->carrylen, src->rd->offset, fn, arg, 0, 0);
+		src->rd->offset += src->rd->carrylen;
 		src->rd->carrylen = 0;
 	}
-	src->offset += run;
+	src->rd->offset += run;
 }
 
 void
@@ -533,8 +534,8 @@ void
 source_flush(struct source *src, source_line_fn fn, void *arg)
 {
 	if (src->rd != NULL && src->rd->carrylen > 0) {
-		emit(src, src->rd->carry, src->rd->carrylen, src->offset, fn, arg, 0, 1);
-		src->offset += src->rd->carrylen;
+		emit(src, src->rd->carry, src->rd->carrylen, src->rd->offset, fn, arg, 0, 1);
+		src->rd->offset += src->rd->carrylen;
 		src->rd->carrylen = 0;
 	}
 }
@@ -696,7 +697,7 @@ source_errorjson(struct source *src, const char *text, size_t len, struct notes 
 				buf_printf(&line, "[%s] ", when);
 			buf_add(&line, p, nl ? (size_t)(nl - p) : strlen(p));
 			emit(src, line.s, line.len, 0, fn, arg, 0, 1);
-			if (nl == NULL || src->lineno >= ERRORJSON_LINES)
+			if (nl == NULL || src->rd->lineno >= ERRORJSON_LINES)
 				break;
 			p = nl + 1;
 		}
@@ -727,12 +728,12 @@ static void
 restart(struct source *src, struct notes *ns, const char *why)
 {
 	notes_add(ns, NOTE_INFO, src->where.name, 0, 0, "%s", why);
-	src->offset = 0;
+	src->rd->offset = 0;
 	src->rd->carrylen = 0;
 	src->rd->skipping = 0;
 	src->rd->midline = 0;
 	src->rd->headlen = 0;
-	src->lineno = 0;
+	src->rd->lineno = 0;
 }
 
 /* Do the file's first bytes still read as they did? */
@@ -742,7 +743,7 @@ head_changed(const struct source *src, int fd)
 	unsigned char now[SOURCE_HEAD];
 	ssize_t n;
 
-	if (src->rd->headlen == 0 || src->offset + src->rd->carrylen == 0)
+	if (src->rd->headlen == 0 || src->rd->offset + src->rd->carrylen == 0)
 		return 0;
 	n = pread(fd, now, src->rd->headlen, 0);
 	return n != (ssize_t)src->rd->headlen ||
@@ -775,7 +776,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 	 * a stat is cheaper than an open, for polling thousands of files. */
 	if (src->kind == SOURCE_LOG && src->rd->ino != 0 && path != NULL && stat(path, &sb) == 0 &&
 	    sb.st_ino == src->rd->ino && sb.st_dev == src->rd->dev &&
-	    (uint64_t)sb.st_size == src->offset + src->rd->carrylen &&
+	    (uint64_t)sb.st_size == src->rd->offset + src->rd->carrylen &&
 	    (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec == src->rd->mtime_ns &&
 	    !src->rd->skipping)
 		return 0;
@@ -804,10 +805,10 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			/* the file read so far may live on under another name */
 			src->rd->prev_dev = src->rd->dev;
 			src->rd->prev_ino = src->rd->ino;
-			src->rd->prev_offset = src->offset;
+			src->rd->prev_offset = src->rd->offset;
 			restart(src, ns, "replaced by a new file (rotation); reading it from the top");
 		}
-		else if ((uint64_t)sb.st_size < src->offset + src->rd->carrylen ||
+		else if ((uint64_t)sb.st_size < src->rd->offset + src->rd->carrylen ||
 		    head_changed(src, fd))
 			/* copytruncate: shorter now, or emptied and written past
 			 * where we were (then its first bytes differ) */
@@ -816,26 +817,26 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		src->rd->ino = sb.st_ino;
 		src->opened = 1;
 		src->rd->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
-		if (src->offset == 0 && src->lineno == 0 && !src->rd->ls.anchor_dated)
+		if (src->rd->offset == 0 && src->rd->lineno == 0 && !src->rd->ls.anchor_dated)
 			src->rd->ls.anchor = local_mtime(&sb);
 		if (src->kind == SOURCE_ERRORJSON) {
 			total = read_errorjson(src, fd, ns, fn, arg);
 			goto out;
 		}
-		if ((uint64_t)sb.st_size == src->offset + src->rd->carrylen)
+		if ((uint64_t)sb.st_size == src->rd->offset + src->rd->carrylen)
 			goto out;
-		if (src->offset + src->rd->carrylen > 0 &&
-		    lseek(fd, (off_t)(src->offset + src->rd->carrylen), SEEK_SET) < 0) {
+		if (src->rd->offset + src->rd->carrylen > 0 &&
+		    lseek(fd, (off_t)(src->rd->offset + src->rd->carrylen), SEEK_SET) < 0) {
 			failure(src, ns, errno, "cannot seek");
 			total = -1;
 			goto out;
 		}
 		/* (for more than a read: a syscall less for each small file) */
-		if ((uint64_t)sb.st_size - (src->offset + src->rd->carrylen) > SOURCE_CHUNK)
+		if ((uint64_t)sb.st_size - (src->rd->offset + src->rd->carrylen) > SOURCE_CHUNK)
 			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 	for (;;) {
-		uint64_t base = src->offset + src->rd->carrylen;
+		uint64_t base = src->rd->offset + src->rd->carrylen;
 
 		r = read(fd, buf, SOURCE_CHUNK);
 		if (r < 0 && errno == EINTR)

@@ -45,7 +45,8 @@ enum {
 /* What reading a source needs from one read to the next, and nothing
  * after its last: a run read once (run_options.once, a report) lets it go
  * as each file is read to its end (source_retire), so that what stays of
- * 100,000 files is their names and counts; a followed run puts it to
+ * 100,000 files is their names and counts (not even how far each was
+ * read: offset and lineno are here); a followed run puts it to
  * sleep between passes (source_sleep). */
 struct srcread {
 	struct linestate ls;
@@ -57,6 +58,8 @@ struct srcread {
 	 * export) is kept until it is complete, then read record by record
 	 * (document, doc_noted: below, with the other bytes) */
 	struct buf	*doc;
+	uint64_t	 offset;	/* bytes consumed, complete lines only */
+	unsigned long	 lineno;	/* lines consumed */
 	int		*kept_ranks;	/* ranks whose first failure-like line was kept */
 	size_t		 nkept, capkept;
 	char		**hosts;	/* host names its lines gave */
@@ -109,8 +112,6 @@ struct source {
 					 * while asleep, and once retired */
 	struct srcsleep	*asleep;	/* rd while it sleeps (source_sleep) */
 	struct srcstream *st;		/* a stream's (below); NULL for a file */
-	uint64_t	 offset;	/* bytes consumed, complete lines only */
-	unsigned long	 lineno;	/* lines consumed */
 	int64_t		 head_anchor;	/* its head's time (head_dated) */
 	uint32_t	 id;		/* the owner's index for this source */
 	enum source_kind kind;
@@ -156,13 +157,13 @@ void		 source_retire(struct source *src);
  * holds one only for the files being read, in a report) and woken when
  * asleep; NULL once retired. */
 struct srcread	*source_reader(struct source *src);
-/* The file src's reading state last read, and the one it was before a
- * rotation (0 when none), asleep or awake: 0 when it has no reading
- * state (not read yet, or retired). */
+/* The file src's reading state last read and how far, and the one it
+ * was before a rotation (0 when none), asleep or awake: 0 when it has no
+ * reading state (not read yet, or retired). */
 struct source_file_id {
 	dev_t		 dev, prev_dev;
 	ino_t		 ino, prev_ino;
-	uint64_t	 prev_offset;
+	uint64_t	 offset, prev_offset;
 };
 int		 source_file_id(const struct source *src, struct source_file_id *id);
 /* Its year anchor and whether a dated line gave it, asleep or awake; 0

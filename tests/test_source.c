@@ -52,7 +52,7 @@ test_incremental_and_partial(void **state)
 	s = source_new(path, "rank0.log", SOURCE_LOG, 0, -1, 0);
 	assert_int_equal(source_read(s, buf, &ns, collect, &g), 11);
 	assert_int_equal(g.n, 2);	/* "thr" waits for its newline */
-	assert_int_equal(s->offset, 8);
+	assert_int_equal(s->rd->offset, 8);
 	assert_int_equal(source_read(s, buf, &ns, collect, &g), 0);
 	TU_APPEND(dir, "rank0.log", "ee\r\nfour\n");
 	assert_int_equal(source_read(s, buf, &ns, collect, &g), 9);
@@ -298,7 +298,7 @@ test_binary_nul_fifo(void **state)
 	assert_int_equal(g.linenos[2], 2);
 	assert_int_equal(g.linenos[3], 3);
 	assert_int_equal(g.offsets[2], 4);	/* "c" is at byte 4 */
-	assert_int_equal(s->offset, 8);
+	assert_int_equal(s->rd->offset, 8);
 	assert_false(s->binary);
 	source_free(s);
 	free(path);

@@ -69,8 +69,8 @@ feed_all(const char *p, size_t n, const uint8_t *cuts, size_t ncuts, struct line
 		at += piece;
 	}
 	source_flush(src, on_line, l);
-	*nlines = src->lineno;
-	*offset = src->offset;
+	*nlines = src->rd->lineno;
+	*offset = src->rd->offset;
 	source_free(src);
 	notes_release(&ns);
 }
