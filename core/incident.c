@@ -120,6 +120,7 @@ incident_new(const struct rulebook *rb)
 	in->unattributed.rank = -1;
 	in->unattributed.step = -1;
 	in->unattributed.pid = -1;
+	in->unattributed.bins = &in->unattributed_bins;
 	in->step_fact = rulebook_find_fact(rb, "step");
 	in->rank_fact = rulebook_find_fact(rb, "rank");
 	in->host_fact = rulebook_find_fact(rb, "host");
@@ -127,6 +128,13 @@ incident_new(const struct rulebook *rb)
 	summarised_init(in);
 	attribute_init(in);
 	return in;
+}
+
+void
+incident_timeline(struct incident *in, int on)
+{
+	in->no_timeline = !on;
+	in->unattributed.bins = on ? &in->unattributed_bins : NULL;
 }
 
 static void
@@ -156,7 +164,8 @@ static void
 rankstate_release(struct rankstate *rs)
 {
 	free(rs->slots);
-	bins_release(&rs->bins);
+	if (rs->bins != NULL)
+		bins_release(rs->bins);
 }
 
 void
@@ -173,6 +182,9 @@ incident_free(struct incident *in)
 	for (i = 0; i < in->nrank_blocks; i++)
 		free(in->rank_blocks[i]);
 	free(in->rank_blocks);
+	for (i = 0; in->bins_blocks != NULL && i < in->nrank_blocks; i++)
+		free(in->bins_blocks[i]);
+	free(in->bins_blocks);
 	imap_release(&in->rank_at);
 	free(in->dense);
 	strset_release(&in->hosts);
@@ -250,9 +262,18 @@ incident_rank_slot(struct incident *in, int rank)
 		/* (136 KiB: for a run of a few ranks, no more than that, and
 		 * zero pages it never touches while calloc maps blocks
 		 * this big) */
-		in->rank_blocks[in->nrank_blocks++] = xcalloc(INCIDENT_RANK_BLOCK, sizeof *rs);
+		in->rank_blocks[in->nrank_blocks] = xcalloc(INCIDENT_RANK_BLOCK, sizeof *rs);
+		if (!in->no_timeline) {
+			in->bins_blocks = xrealloc(in->bins_blocks,
+			    (in->nrank_blocks + 1) * sizeof *in->bins_blocks);
+			in->bins_blocks[in->nrank_blocks] = xcalloc(INCIDENT_RANK_BLOCK,
+			    sizeof **in->bins_blocks);
+		}
+		in->nrank_blocks++;
 	}
 	rs = &in->rank_blocks[in->nrank_blocks - 1][in->rank_n % INCIDENT_RANK_BLOCK];
+	if (!in->no_timeline)
+		rs->bins = &in->bins_blocks[in->nrank_blocks - 1][in->rank_n % INCIDENT_RANK_BLOCK];
 	rs->rank = rank;
 	rs->step = -1;
 	rs->pid = -1;
@@ -347,9 +368,11 @@ bin_of(struct incident *in, int64_t sec)
 	    TIMELINE_BINS > new0 + neww * TIMELINE_BINS)
 		neww *= 2;
 	rebin_map(in->bin0, in->binw, new0, neww, map);
-	bins_remap(&in->unattributed.bins, map);
-	for (i = 0; i < (int64_t)in->rank_n; i++)
-		bins_remap(&in->rank_v[i]->bins, map);
+	if (!in->no_timeline) {
+		bins_remap(in->unattributed.bins, map);
+		for (i = 0; i < (int64_t)in->rank_n; i++)
+			bins_remap(in->rank_v[i]->bins, map);
+	}
 	in->bin0 = new0;
 	in->binw = neww;
 	return (size_t)((sec - in->bin0) / in->binw);
@@ -373,6 +396,7 @@ incident_add_lines(struct incident *in, const struct line *ln, uint32_t nlines,
     uint64_t nbytes, const struct stamp *latest)
 {
 	struct rankstate *rs = incident_rank_slot(in, ln->rank);
+	size_t b;
 
 	in->analysed = 0;
 	in->lines += nlines;
@@ -393,7 +417,9 @@ incident_add_lines(struct incident *in, const struct line *ln, uint32_t nlines,
 		in->first = ln->ts;
 	if (!(in->last.flags & STAMP_TIME) || earlier(&in->last, latest))
 		in->last = *latest;
-	bins_add_n(&rs->bins, bin_of(in, ln->ts.sec), nlines);
+	b = bin_of(in, ln->ts.sec);	/* (the timeline's span, kept or not) */
+	if (rs->bins != NULL)
+		bins_add_n(rs->bins, b, nlines);
 }
 
 /* A fact's value as a number (what strtod reads of all of it, not NaN).
@@ -564,8 +590,12 @@ incident_add_event(struct incident *in, struct event *ev)
 	if (ev->host != NULL && rs->host == NULL)
 		rs->host = ev->host;
 	if ((ev->ts.flags & STAMP_TIME) && in->binw != 0 && ev->sig->role != ROLE_PROGRESS &&
-	    ev->sig->role != ROLE_CONTEXT)
-		bins_mark(&rs->bins, bin_of(in, ev->ts.sec), 1u << ev->sig->role);
+	    ev->sig->role != ROLE_CONTEXT) {
+		size_t b = bin_of(in, ev->ts.sec);	/* (the span, kept or not) */
+
+		if (rs->bins != NULL)
+			bins_mark(rs->bins, b, 1u << ev->sig->role);
+	}
 	sl->count++;
 	if (ev->rank >= 0 && in->summarised[ev->sig->index] == 2)
 		row_keep(in, sl, ev);

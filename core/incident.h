@@ -94,7 +94,9 @@ struct rankstate {
 	int32_t		 pid;		/* its process, from a line with both, -1 */
 	/* filled by incident_analyse */
 	enum rank_role	 role;
-	struct bins	 bins;		/* lines and event roles per time slice */
+	struct bins	*bins;		/* lines and event roles per time slice;
+					 * NULL when the incident keeps no
+					 * timeline (incident_timeline) */
 	const struct event *first_event;	/* first initiating/collateral/symptom */
 	const char	*why;			/* one phrase for the role (static, or the rulebook's) */
 };
@@ -159,6 +161,10 @@ struct incident {
 	 * is 128 allocations, not 131,072 */
 	struct rankstate	**rank_blocks;
 	size_t			  nrank_blocks;
+	/* ... and their timelines, the same way (none without one) */
+	struct bins		**bins_blocks;
+	int			  no_timeline;
+	struct bins		  unattributed_bins;
 	struct imap		  rank_at;	/* rank -> index in rank_v */
 	/* ... and the same for the ranks below ndense, by array: the ranks a
 	 * run shows are mostly 0 to its size, looked up on every line */
@@ -237,6 +243,10 @@ struct event_ref {
 };
 
 struct incident	*incident_new(const struct rulebook *rb);
+/* Keep the ranks' activity by time slice for a timeline (on: the
+ * default), or not (a report, which shows none: 32 bytes a rank less).
+ * Before the first line. */
+void		 incident_timeline(struct incident *in, int on);
 void		 incident_free(struct incident *in);
 /* Account for one line (activity, times); call for every line. */
 void		 incident_add_line(struct incident *in, const struct line *ln);

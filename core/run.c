@@ -320,6 +320,7 @@ run_new(const struct rulebook *rb, const char *const *paths, size_t npaths,
 	}
 	buf_release(&sample);
 	r->incident = incident_new(rb);
+	incident_timeline(r->incident, !r->once);	/* a report shows none */
 	if (r->nsources == 0) {
 		*why = nothing_found(r, paths, npaths);
 		run_free(r);

@@ -71,7 +71,8 @@ timeline_row(const struct incident *in, int rank, const struct timeline_view *v,
 
 	for (c = 0; c < v->cols; c++)
 		cells[c] = CELL_NONE;
-	if (rs == NULL || rs->lines == 0 || in->binw == 0 || !(rs->last.flags & STAMP_TIME))
+	if (rs == NULL || rs->bins == NULL || rs->lines == 0 || in->binw == 0 ||
+	    !(rs->last.flags & STAMP_TIME))
 		return;
 	memset(counts, 0, sizeof counts);
 	memset(roles, 0, sizeof roles);
@@ -80,7 +81,7 @@ timeline_row(const struct incident *in, int rank, const struct timeline_view *v,
 		int64_t bs = in->bin0 + (int64_t)b * in->binw, be = bs + in->binw - 1;
 		int c0, c1;
 
-		unsigned nb = bins_count(&rs->bins, b), rb = bins_roles(&rs->bins, b);
+		unsigned nb = bins_count(rs->bins, b), rb = bins_roles(rs->bins, b);
 
 		if (nb == 0 && rb == 0)
 			continue;

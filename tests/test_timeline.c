@@ -3,6 +3,7 @@
 
 #include "testutil.h"
 
+#include "report.h"
 #include "run.h"
 #include "timeline.h"
 
@@ -78,11 +79,76 @@ test_rows(void **state)
 	tu_rmdir(dir);
 }
 
+/* A report (run_options.once) keeps no timeline, which it never shows,
+ * and says what a run that keeps one says, in every format. */
+static void
+test_report_keeps_none(void **state)
+{
+	static const char *const fmts[] = { "text", "json", "markdown" };
+	char *rdir = tu_tmpdir(), *dir = tu_tmpdir(), *why = NULL;
+	const char *paths[1] = { dir };
+	struct rulebook *rb = rulebook_new();
+	struct run_options once = { 0 };
+	struct notes ns;
+	struct run *kept, *none;
+	struct timeline_view v;
+	enum cell c[60];
+	size_t i, f;
+	int m;
+
+	(void)state;
+	notes_init(&ns);
+	TU_WRITE(rdir, "t.yaml", rule);
+	rulebook_load_dir(rb, rdir, &ns);
+	rulebook_finish(rb, &ns);
+	for (m = 0; m < 10; m++)
+		tu_say(dir, 0, m, 0, "step");
+	tu_say(dir, 0, 19, 0, "timed out waiting here");
+	tu_say(dir, 1, 5, 0, "BOOM happened here");
+	once.once = 1;
+	kept = run_new(rb, paths, 1, NULL, &why);
+	none = run_new(rb, paths, 1, &once, &why);
+	run_scan(kept, 1);
+	run_scan(none, 1);
+	incident_analyse(kept->incident);
+	incident_analyse(none->incident);
+	assert_int_equal(none->incident->rank_n, 2);
+	for (i = 0; i < none->incident->rank_n; i++) {
+		assert_null(none->incident->rank_v[i]->bins);
+		assert_non_null(kept->incident->rank_v[i]->bins);
+	}
+	timeline_fit(none->incident, 40, &v);
+	timeline_row(none->incident, 1, &v, c);
+	for (i = 0; i < 40; i++)
+		assert_int_equal(c[i], CELL_NONE);
+	timeline_fit(kept->incident, 40, &v);
+	timeline_row(kept->incident, 1, &v, c);
+	assert_int_equal(c[timeline_col(&v, v.t0 + 5 * 60)], CELL_INITIATING);
+	for (f = 0; f < sizeof fmts / sizeof *fmts; f++) {
+		struct buf a = BUF_INIT, b = BUF_INIT;
+
+		report_render(report_format_find(fmts[f]), kept, &a);
+		report_render(report_format_find(fmts[f]), none, &b);
+		assert_true(a.len > 0);
+		assert_int_equal(a.len, b.len);
+		assert_memory_equal(a.s, b.s, a.len);
+		buf_release(&a);
+		buf_release(&b);
+	}
+	run_free(kept);
+	run_free(none);
+	rulebook_free(rb);
+	notes_release(&ns);
+	tu_rmdir(rdir);
+	tu_rmdir(dir);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_report_keeps_none),
 	};
 
 	setenv("TZ", "UTC", 1);
