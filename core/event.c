@@ -228,9 +228,40 @@ event_free(struct event *ev)
  * digits that is the line's own rank (line_rank, set before the event is
  * compacted and never after) is a RANK_VAR byte, in the exemplar's as in
  * the event's: "[rank69397]" and "[Rank 69397]" are the first line's
- * words again, and only the time is the event's own. */
+ * words again. A run of up to 16 words as the exemplar has them is one
+ * SAME_RUN byte, not a NUL each (a word is letters and digits: no such
+ * byte is in one). */
 #define SKEL_VAR	'\001'
 #define RANK_VAR	'\002'
+#define SAME_RUN(n)	((char)(0x10 + (n) - 1))	/* n = 1 .. 16 words */
+#define IS_SAME_RUN(c)	((unsigned char)(c) >= 0x10 && (unsigned char)(c) <= 0x1f)
+
+/* The words of a compacted text that are its own: each its own, ended by
+ * a NUL, or one of a run as the exemplar has them. */
+struct varcur {
+	const char	*v;	/* the next of its own (or SAME_RUN byte) */
+	const char	*ex;	/* the exemplar's word for this place */
+	unsigned	 same;	/* words of the run left, after this one */
+};
+
+/* The word for the next SKEL_VAR: its own or the exemplar's. */
+static const char *
+next_var(struct varcur *c)
+{
+	const char *w;
+
+	if (c->same == 0 && IS_SAME_RUN(*c->v))
+		c->same = (unsigned)(unsigned char)*c->v++ - 0x10 + 1;
+	if (c->same > 0) {
+		c->same--;
+		w = c->ex;
+	} else {
+		w = c->v;
+		c->v += strlen(c->v) + 1;
+	}
+	c->ex += strlen(c->ex) + 1;
+	return w;
+}
 
 static int
 isdigit_(char c)
@@ -327,18 +358,22 @@ kept_text(const struct event *ev)
 static size_t
 event_size(const struct event *ev)
 {
-	const char *t = kept_text(ev), *sk, *v;
+	const char *t = kept_text(ev), *sk;
 	size_t size = (size_t)(t - (const char *)ev);
+	struct varcur c;
 
 	if (ev->kept == 1)
 		return size + strlen(t) + 1;
 	if (ev->kept != 2)
 		return size;
 	memcpy(&sk, t, sizeof sk);
-	for (v = t + sizeof sk; *sk != '\0'; sk++)
+	c.v = t + sizeof sk;
+	c.ex = sk + strlen(sk) + 1;
+	c.same = 0;
+	for (; *sk != '\0'; sk++)
 		if (*sk == SKEL_VAR)
-			v += strlen(v) + 1;
-	return (size_t)(v - (const char *)ev);
+			(void)next_var(&c);
+	return (size_t)(c.v - (const char *)ev);
 }
 
 /* Room for an event of size bytes in p (a malloc'd one when larger than
@@ -420,7 +455,7 @@ compact_text(const char *t, size_t n, int rank, struct strset *skeletons, char *
 {
 	char skel[EVENT_TEXT_MAX + 1], vars[2 * EVENT_TEXT_MAX + 2], rk[16];
 	const char *sk, *ex, *v;
-	size_t i, j, d, l, ns = 0, nv = 0, nrk = 0;
+	size_t i, j, d, l, ns = 0, nv = 0, nrk = 0, same = 0;
 	int var;
 
 	*no = 0;
@@ -454,15 +489,21 @@ compact_text(const char *t, size_t n, int rank, struct strset *skeletons, char *
 	sk = strset_add_with(skeletons, skel, ns, vars, nv);
 	memcpy(own, &sk, sizeof sk);
 	*no = sizeof sk;
-	/* a variable as the exemplar has it is kept as its NUL alone (no
-	 * variable is empty) */
+	/* the variables as the exemplar has them, in runs of up to 16, a
+	 * byte a run (next_var) */
 	for (v = vars, ex = sk + ns + 1; v < vars + nv; v += l + 1, ex += strlen(ex) + 1) {
 		l = strlen(v);
-		if (strcmp(v, ex) != 0) {
-			memcpy(own + *no, v, l);
-			*no += l;
+		if (strcmp(v, ex) == 0) {
+			if (same > 0 && (unsigned char)own[*no - 1] < 0x1f)
+				own[*no - 1]++;	/* one more in the run */
+			else
+				own[(*no)++] = SAME_RUN(1);
+			same = 1;
+			continue;
 		}
-		own[(*no)++] = '\0';
+		same = 0;
+		memcpy(own + *no, v, l + 1);
+		*no += l + 1;
 	}
 	return 1;
 }
@@ -551,12 +592,15 @@ event_compact(struct event *ev, struct strset *skeletons, const struct event *ex
 static const char *
 uncompact(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 {
-	const char *v = kept_text(ev) + sizeof(const char *), *sk, *ex, *w;
+	const char *sk, *w;
 	char rk[16];
 	size_t n = 0, l, nrk = 0;
+	struct varcur c;
 
 	memcpy(&sk, kept_text(ev), sizeof sk);
-	ex = sk + strlen(sk) + 1;	/* the exemplar's variables */
+	c.v = kept_text(ev) + sizeof sk;
+	c.ex = sk + strlen(sk) + 1;	/* the exemplar's variables */
+	c.same = 0;
 	if (ev->line_rank >= 0)	/* (what a RANK_VAR stands for) */
 		nrk = (size_t)snprintf(rk, sizeof rk, "%d", ev->line_rank);
 	for (; *sk != '\0' && n < EVENT_TEXT_MAX; sk++) {
@@ -564,7 +608,7 @@ uncompact(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 			buf[n++] = *sk;
 			continue;
 		}
-		for (w = *v != '\0' ? v : ex; *w != '\0' && n < EVENT_TEXT_MAX; w++) {
+		for (w = next_var(&c); *w != '\0' && n < EVENT_TEXT_MAX; w++) {
 			if (*w != RANK_VAR) {
 				buf[n++] = *w;
 				continue;
@@ -575,8 +619,6 @@ uncompact(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 			memcpy(buf + n, rk, l);
 			n += l;
 		}
-		v += strlen(v) + 1;
-		ex += strlen(ex) + 1;
 	}
 	buf[n] = '\0';
 	return buf;

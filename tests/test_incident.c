@@ -508,6 +508,57 @@ test_kept_texts_compact(void **state)
 	tu_rmdir(dir);
 }
 
+/* A kept line's words as the first line's, in runs (a byte for up to 16
+ * of them) between words of its own: the same line (30 words alike: two
+ * runs), one differing at the start, at the 16th, at the 17th, at the
+ * end, every other one, none alike; each reads back as it was. */
+static void
+test_kept_texts_runs(void **state)
+{
+	static const char *const differ[] = {
+		"", "", "a", "p", "q", "", "~", "ace", "",
+	};
+	char *dir = tu_tmpdir(), name[32], line[EVENT_TEXT_MAX], buf[EVENT_TEXT_MAX + 1];
+	char want[9][EVENT_TEXT_MAX];
+	struct run *r;
+	size_t i, k, w, seen = 0;
+
+	(void)state;
+	for (k = 0; k < 9; k++) {
+		size_t n = (size_t)snprintf(line, sizeof line, "SomeError: rank %zu", k);
+
+		/* 30 numbered words; word w differs when differ[k] names it
+		 * ('a' + w), or every other one (k 5), or all (k 8) */
+		for (w = 0; w < 30; w++) {
+			int own = k == 8 || (k == 5 && w % 2 == 1) ||
+			    strchr(differ[k], (int)('a' + w)) != NULL;
+
+			n += (size_t)snprintf(line + n, sizeof line - n, " %c%zu",
+			    own ? 'y' : 'x', own ? 900 + w + k : 100 + w);
+		}
+		assert_true(n < EVENT_TEXT_MAX);
+		memcpy(want[k], line, n + 1);
+		snprintf(name, sizeof name, "rank%zu.log", k);
+		TU_WRITE(dir, name, line);
+		TU_APPEND(dir, name, "\n");
+	}
+	(void)analyse(&r, dir);
+	for (i = 0; i < r->incident->nevents; i++) {
+		const struct event *ev = r->incident->events[i];
+
+		if (strcmp(ev->sig->id, "err") != 0)
+			continue;
+		assert_true(ev->rank >= 0 && ev->rank < 9);
+		assert_int_equal(ev->kept, 2);
+		assert_string_equal(event_text(ev, buf), want[ev->rank]);
+		seen++;
+	}
+	assert_int_equal(seen, 9);
+	assert_int_equal(r->incident->skeletons.n, 1);
+	run_free(r);
+	tu_rmdir(dir);
+}
+
 /* A kept event with the facts of its signature's first event, in the
  * same order, keeps only the values that differ from that event's
  * (event_compact), and reads back as its own: by id, by place, compared,
@@ -666,6 +717,7 @@ main(void)
 		cmocka_unit_test(test_repeat_keeps_latest),
 		cmocka_unit_test(test_borrowed_time_keeps_text),
 		cmocka_unit_test(test_kept_texts_compact),
+		cmocka_unit_test(test_kept_texts_runs),
 		cmocka_unit_test(test_facts_shared),
 		cmocka_unit_test(test_events_outlive_arena),
 		cmocka_unit_test(test_ranks_compress),
