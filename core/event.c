@@ -198,10 +198,18 @@ event_where_path(const struct event_where *w, char *buf, size_t size)
 {
 	int n;
 
-	if (w->dir == NULL)
-		return w->path;
-	n = snprintf(buf, size, "%s%s", w->dir, w->name);
+	if (!event_where_in_dir(w))
+		return w->base;
+	n = snprintf(buf, size, "%s%s", w->base, w->name);
 	return n >= 0 && (size_t)n < size ? buf : NULL;
+}
+
+int
+event_where_in_dir(const struct event_where *w)
+{
+	size_t n = w->base != NULL ? strlen(w->base) : 0;
+
+	return n > 0 && w->base[n - 1] == '/';
 }
 
 void

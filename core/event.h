@@ -37,16 +37,18 @@ struct fact {
 };
 
 /* Where a source's events are: its name to show, and the file to read
- * their lines back from: dir + name when dir is set (the folder a run's
- * files share, kept once, with its '/'), else path (NULL: none, each
- * event keeps its text). Owned by the source, shared by its events. */
+ * their lines back from: base + name when base ends in '/' (the folder a
+ * run's files share, kept once), else base itself, a path (NULL: none,
+ * each event keeps its text). Owned by the source, shared by its events. */
 struct event_where {
 	const char	*name;
-	const char	*dir;
-	const char	*path;
+	const char	*base;
 };
-/* The file's path (in buf when it is made of dir and name); NULL: none,
- * or longer than size. */
+/* Is base a folder (the path is base + name)? A file's path never ends
+ * in '/'. */
+int		 event_where_in_dir(const struct event_where *w);
+/* The file's path (in buf when it is made of the folder and the name);
+ * NULL: none, or longer than size. */
 const char	*event_where_path(const struct event_where *w, char *buf, size_t size);
 
 struct event {

@@ -68,7 +68,7 @@ heads_advance(struct pass *p, size_t end)
 	while (p->heads < end && (p->headdone == NULL || p->headdone[p->heads])) {
 		const struct source *s = p->v[p->heads++];
 
-		if (s->head_dated && (!p->head_dated || s->head_anchor > p->head_max)) {
+		if (s->head == HEAD_DATED && (!p->head_dated || s->head_anchor > p->head_max)) {
 			p->head_max = s->head_anchor;
 			p->head_dated = 1;
 		}

@@ -187,8 +187,7 @@ probe_anchor(struct source *src, char *buf, int64_t *anchor, struct buf *sample)
 	}
 	close(fd);
 	found = scan_head_anchor(buf, (size_t)(n + more), anchor);
-	src->anchor_tried = 1;
-	src->head_dated = found;
+	src->head = found ? HEAD_DATED : HEAD_UNDATED;
 	src->head_anchor = found ? *anchor : 0;
 	return found;
 }
@@ -431,7 +430,7 @@ run_scan_step(struct run *r, uint64_t budget, int final)
 		apply_batch(r, b);
 		if (b->bytes > 0)
 			used += (uint64_t)b->bytes;
-		if (b->src->head_dated && (!r->anchor_dated || b->src->head_anchor > r->anchor)) {
+		if (b->src->head == HEAD_DATED && (!r->anchor_dated || b->src->head_anchor > r->anchor)) {
 			r->anchor = b->src->head_anchor;	/* for the next pass's files */
 			r->anchor_dated = 1;
 		}

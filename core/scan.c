@@ -477,14 +477,14 @@ on_chunk(void *arg, struct source *src, const char *p, size_t n)
 
 	/* The file's first bytes, before any of its lines is parsed: the
 	 * year of its year-less lines (run.c probed the first files). */
-	if (!src->anchor_tried && !src->rd->ls.anchor_dated && src->rd->offset == 0 &&
+	if (src->head == HEAD_UNSEEN && !src->rd->ls.anchor_dated && src->rd->offset == 0 &&
 	    src->rd->carrylen == 0 && memchr(p, '\n', n) != NULL) {
-		src->anchor_tried = 1;
+		src->head = HEAD_UNDATED;
 		if (scan_head_anchor(p, n, &a)) {
 			src->rd->ls.anchor = a;
 			src->rd->ls.anchor_dated = 1;
 			src->head_anchor = a;	/* for the run (run.c) */
-			src->head_dated = 1;
+			src->head = HEAD_DATED;
 		} else if (sc->anchor_dated) {
 			src->rd->ls.anchor = sc->anchor;
 			src->rd->ls.anchor_dated = 1;

@@ -47,16 +47,16 @@ source_new_in(struct strset *dirs, const char *path, const char *name,
 
 	if (in_dir) {
 		src->where.name = memcpy(p, name, nn);
-		src->where.dir = strset_add(dirs, path, pn - nn);
+		src->where.base = strset_add(dirs, path, pn - nn);	/* with its '/' */
 	} else {
 		memcpy(p, path, pn);
 		src->where.name = tail ? p + pn - nn : memcpy(p + pn, name, nn);
-		src->where.path = stream ? NULL : p;
+		src->where.base = stream ? NULL : p;
 	}
-	src->kind = kind;
+	src->kind = (unsigned char)kind;
 	src->rank = rank;
 	src->node = node;
-	src->nproc = nproc;
+	src->nproc = nproc > 0 && nproc <= UINT16_MAX ? (uint16_t)nproc : 0;
 	if (stream) {
 		src->st = xcalloc(1, sizeof *src->st);
 		src->st->cmd = p;
@@ -219,7 +219,7 @@ source_spool(struct source *src, const char *dir, struct notes *ns)
 	unlink(tmp);
 	free(tmp);
 	src->st->spool = xasprintf("/proc/self/fd/%d", src->st->spool_fd);
-	src->where.path = src->st->spool;
+	src->where.base = src->st->spool;
 }
 
 const char *
@@ -720,7 +720,7 @@ failure(struct source *src, struct notes *ns, int code, const char *what)
 			notes_add(ns, NOTE_ERROR, src->where.name, 0, 0, "%s: %s", what,
 			    strerror(code));
 	}
-	src->failed = code;
+	src->failed = (int16_t)code;	/* (an errno value: small) */
 }
 
 /* The file was replaced or truncated: read it again from the top. */
@@ -846,7 +846,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		if (r < 0) {
 			notes_add(ns, NOTE_ERROR, src->where.name, this_line(src), 0,
 			    "read error: %s", strerror(errno));
-			src->failed = errno ? errno : EIO;
+			src->failed = (int16_t)(errno ? errno : EIO);
 			break;
 		}
 		if (r == 0) {

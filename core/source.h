@@ -103,8 +103,16 @@ struct srcstream {
 struct srcsleep;
 struct strset;
 
+/* What a source's first bytes said of the year (source.head). */
+enum {
+	HEAD_UNSEEN,	/* not looked at yet */
+	HEAD_UNDATED,	/* no dated line */
+	HEAD_DATED,	/* a dated line: head_anchor */
+};
+
 struct source {
-	/* (pointers, then 64-, 32- and 8-bit fields: a run may have 100,000) */
+	/* (pointers, then 64-, 32-, 16- and 8-bit fields: a run may have
+	 * 100,000, each 72 bytes and its name) */
 	struct event_where where;	/* its name to show (relative to the run),
 					 * its events' too, and a file's path (to
 					 * open) or a stream's spool */
@@ -112,19 +120,20 @@ struct source {
 					 * while asleep, and once retired */
 	struct srcsleep	*asleep;	/* rd while it sleeps (source_sleep) */
 	struct srcstream *st;		/* a stream's (below); NULL for a file */
-	int64_t		 head_anchor;	/* its head's time (head_dated) */
+	int64_t		 head_anchor;	/* its head's time (HEAD_DATED) */
 	uint32_t	 id;		/* the owner's index for this source */
-	enum source_kind kind;
 	int		 rank;		/* from the layout, -1 */
 	int		 node;		/* node index from the layout, -1 */
-	int		 nproc;		/* processes per node, 0 */
-	int		 failed;	/* why it cannot be read now (noted): an errno
+	uint16_t	 nproc;		/* processes per node, 0 (more than
+					 * 65,535: 0, not known) */
+	int16_t		 failed;	/* why it cannot be read now (noted): an errno
 					 * value, SOURCE_NOT_REGULAR; 0: it can */
+	unsigned char	 kind;		/* enum source_kind */
+	unsigned char	 head;		/* HEAD_*: its first bytes looked at for a
+					 * year anchor */
 	unsigned char	 binary;	/* skipped as binary */
 	unsigned char	 opened;	/* a file that was opened once (rd->ino) */
 	unsigned char	 done;		/* read once and nothing can follow (stdin EOF, error.json) */
-	unsigned char	 anchor_tried;	/* its head was looked at for a year anchor */
-	unsigned char	 head_dated;	/* ... and had a dated line (head_anchor) */
 	unsigned char	 noted_nul;
 	unsigned char	 noted_group;
 	unsigned char	 retired;	/* read for good: rd is gone */

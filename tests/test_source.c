@@ -162,9 +162,8 @@ test_folder_kept_once(void **state)
 	b = tu_write(dir, "rank1.log", "one\n", 4, 0);
 	s = source_new_in(&dirs, a, "rank0.log", SOURCE_LOG, 0, -1, 0);
 	t = source_new_in(&dirs, b, "rank1.log", SOURCE_LOG, 1, -1, 0);
-	assert_null(s->where.path);
-	assert_non_null(s->where.dir);
-	assert_ptr_equal(s->where.dir, t->where.dir);
+	assert_true(event_where_in_dir(&s->where));
+	assert_ptr_equal(s->where.base, t->where.base);
 	assert_string_equal(s->where.name, "rank0.log");
 	assert_string_equal(source_path(s, pbuf, sizeof pbuf), a);
 	assert_string_equal(source_reread_path(t, pbuf, sizeof pbuf), b);
@@ -176,8 +175,8 @@ test_folder_kept_once(void **state)
 	/* a name that is not the path's end: the whole path */
 	source_free(t);
 	t = source_new_in(&dirs, b, "other.log", SOURCE_LOG, 1, -1, 0);
-	assert_null(t->where.dir);
-	assert_string_equal(t->where.path, b);
+	assert_false(event_where_in_dir(&t->where));
+	assert_string_equal(t->where.base, b);
 	assert_int_equal(ns.n, 0);
 	source_free(s);
 	source_free(t);
