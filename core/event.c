@@ -384,27 +384,47 @@ event_size(const struct event *ev)
 	return (size_t)(c.v - (const char *)ev);
 }
 
+void *
+evpool_get(struct evpool *p, size_t size)
+{
+	size_t k = (size + 7) / 8;
+	void *m;
+
+	if (k * 8 > EVPOOL_MAX)
+		return xmalloc(size);
+	if (p->free[k] != NULL) {
+		m = p->free[k];
+		memcpy(&p->free[k], m, sizeof p->free[k]);
+	} else
+		m = carve(&p->carve, k * 8, EVPOOL_BLOCK);
+	return m;
+}
+
+void
+evpool_give(struct evpool *p, void *mem, size_t size)
+{
+	size_t k = (size + 7) / 8;
+
+	if (mem == NULL)
+		return;
+	if (k * 8 > EVPOOL_MAX) {
+		free(mem);
+		return;
+	}
+	memcpy(mem, &p->free[k], sizeof p->free[k]);
+	p->free[k] = mem;
+}
+
 /* Room for an event of size bytes in p (a malloc'd one when larger than
  * a pool holds). */
 static struct event *
 evpool_alloc(struct evpool *p, size_t size)
 {
-	struct event *ev;
+	struct event *ev = evpool_get(p, size);
 	size_t k = (size + 7) / 8;
 
-	if (k * 8 > EVPOOL_MAX) {
-		ev = xmalloc(size);
-		ev->home = EVENT_MALLOC;
-		ev->cls = 0;
-		return ev;
-	}
-	if (p->free[k] != NULL) {
-		ev = p->free[k];
-		memcpy(&p->free[k], ev, sizeof p->free[k]);
-	} else
-		ev = carve(&p->carve, k * 8, EVPOOL_BLOCK);
-	ev->home = EVENT_POOL;
-	ev->cls = k;
+	ev->home = k * 8 > EVPOOL_MAX ? EVENT_MALLOC : EVENT_POOL;
+	ev->cls = ev->home == EVENT_POOL ? k : 0;
 	return ev;
 }
 
@@ -422,15 +442,11 @@ copy_into(struct event *c, const struct event *ev, size_t n)
 void
 event_put(struct evpool *p, struct event *ev)
 {
-	size_t k;
-
 	if (ev == NULL || ev->home != EVENT_POOL) {
 		event_free(ev);
 		return;
 	}
-	k = ev->cls;
-	memcpy(ev, &p->free[k], sizeof p->free[k]);
-	p->free[k] = ev;
+	evpool_give(p, ev, (size_t)ev->cls * 8);
 }
 
 void

@@ -109,6 +109,11 @@ struct evpool {
 	void		*free[EVPOOL_MAX / 8 + 1];	/* by size / 8 */
 };
 void		 evpool_release(struct evpool *p);
+/* Room for size bytes (at least 8) of anything else an incident keeps by
+ * the hundred thousand, a rank's slots: from p's sizes the same way;
+ * given back with the same size. */
+void		*evpool_get(struct evpool *p, size_t size);
+void		 evpool_give(struct evpool *p, void *mem, size_t size);
 
 /* Where an event's memory is: */
 enum {

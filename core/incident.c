@@ -160,10 +160,10 @@ analysis_release(struct analysis *an)
 	memset(an, 0, sizeof *an);
 }
 
+/* (its slots are the pool's, which goes with the incident) */
 static void
 rankstate_release(struct rankstate *rs)
 {
-	free(rs->slots);
 	if (rs->bins != NULL)
 		bins_release(rs->bins);
 }
@@ -465,28 +465,31 @@ _Static_assert(RANKSTATE_SLOTS(1) * sizeof(struct sigslot) % _Alignof(struct num
  * (one or two a rank, mostly) to the byte. Slot and numstat pointers
  * taken before are no longer valid. */
 static void
-rankstate_grow(struct rankstate *rs, int slot)
+rankstate_grow(struct incident *in, struct rankstate *rs, int slot)
 {
-	size_t tail = rs->nnums * sizeof(struct numstat), had = RANKSTATE_SLOTS(rs->nslots);
-	size_t want = RANKSTATE_SLOTS(rs->nslots + (slot != 0));
+	size_t had = RANKSTATE_SLOTS(rs->nslots), want = RANKSTATE_SLOTS(rs->nslots + (slot != 0));
+	struct sigslot *v;
 
 	if (slot && want == had && rs->nslots < had)
 		return;	/* room for the slot */
-	rs->slots = xrealloc(rs->slots, want * sizeof *rs->slots + tail +
-	    (slot == 0) * sizeof(struct numstat));
-	if (want != had)
-		memmove(rs->slots + want, rs->slots + had, tail);
+	v = evpool_get(&in->pool, RANKSTATE_BYTES(want, rs->nnums + (slot == 0)));
+	if (rs->slots != NULL) {
+		memcpy(v, rs->slots, rs->nslots * sizeof *v);
+		memcpy(v + want, rs->slots + had, rs->nnums * sizeof(struct numstat));
+		evpool_give(&in->pool, rs->slots, RANKSTATE_BYTES(rs->nslots, rs->nnums));
+	}
+	rs->slots = v;
 }
 
 static void
-numstats_add(struct rankstate *rs, const struct event *ev)
+numstats_add(struct incident *in, struct rankstate *rs, const struct event *ev)
 {
 	unsigned i;
 	size_t j;
 
-	for (i = 0; i < ev->sig->nstatfacts; i++) {
-		int id = ev->sig->statfacts[i];
-		const char *v = event_fact(ev, id);
+	/* (a signature of index 2^24 or more, a fact past its 256th: none) */
+	for (i = 0; i < ev->sig->nstatfacts && i < 256 && ev->sig->index < (1u << 24); i++) {
+		const char *v = event_fact(ev, ev->sig->statfacts[i]);
 		double x;
 		struct numstat *ns = NULL;
 
@@ -494,15 +497,15 @@ numstats_add(struct rankstate *rs, const struct event *ev)
 			continue;
 		for (j = 0; j < rs->nnums; j++)
 			if (rankstate_nums(rs)[j].sig == ev->sig->index &&
-			    rankstate_nums(rs)[j].fact == id) {
+			    rankstate_nums(rs)[j].stat == i) {
 				ns = &rankstate_nums(rs)[j];
 				break;
 			}
 		if (ns == NULL) {
-			rankstate_grow(rs, 0);
+			rankstate_grow(in, rs, 0);
 			ns = &rankstate_nums(rs)[rs->nnums++];
 			ns->sig = (uint32_t)ev->sig->index;
-			ns->fact = id;
+			ns->stat = i;
 			ns->count = 0;
 			ns->sum = 0;
 		}
@@ -511,19 +514,27 @@ numstats_add(struct rankstate *rs, const struct event *ev)
 	}
 }
 
-/* rank's slot of signature sig; made when create (numstat pointers then
- * move), else NULL when none. */
+/* rank's slot of signature sig, NULL when none. */
 static struct sigslot *
-sigslot_of(struct rankstate *rs, uint32_t sig, int create)
+sigslot_find(const struct rankstate *rs, uint32_t sig)
 {
 	uint32_t i;
 
 	for (i = 0; i < rs->nslots; i++)
 		if (rs->slots[i].sig == sig)
 			return &rs->slots[i];
-	if (!create)
-		return NULL;
-	rankstate_grow(rs, 1);
+	return NULL;
+}
+
+/* ... made when it has none (numstat pointers then move). */
+static struct sigslot *
+sigslot_of(struct incident *in, struct rankstate *rs, uint32_t sig)
+{
+	struct sigslot *sl = sigslot_find(rs, sig);
+
+	if (sl != NULL)
+		return sl;
+	rankstate_grow(in, rs, 1);
 	rs->slots[rs->nslots].sig = sig;
 	rs->slots[rs->nslots].count = 0;
 	rs->slots[rs->nslots].held = 0;
@@ -582,8 +593,8 @@ incident_add_event(struct incident *in, struct event *ev)
 		ev->rank = -1;
 	ev->line_rank = ev->rank;
 	ev->line_rank_from = ev->rank_from;
-	numstats_add(rs, ev);	/* (before the slot is taken: it may move it) */
-	sl = sigslot_of(rs, (uint32_t)ev->sig->index, 1);
+	numstats_add(in, rs, ev);	/* (before the slot is taken: it may move it) */
+	sl = sigslot_of(in, rs, (uint32_t)ev->sig->index);
 	if (ev->sig->role == ROLE_PROGRESS && in->step_fact >= 0 &&
 	    event_fact_num(ev, in->step_fact, &v) && v >= rs->step)
 		rs->step = v;
@@ -655,7 +666,7 @@ incident_bound_event(struct incident *in, const struct event_ref *ref,
 	size_t i;
 
 	/* the newest copy of its rank and signature, or an earlier kept one */
-	const struct sigslot *sl = rs != NULL ? sigslot_of(rs, (uint32_t)ref->sig, 0) : NULL;
+	const struct sigslot *sl = rs != NULL ? sigslot_find(rs, (uint32_t)ref->sig) : NULL;
 
 	if (sl != NULL && !in->summarised[ref->sig] && sl->held &&
 	    in->events[sl->recent]->order == ref->order)

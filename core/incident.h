@@ -56,10 +56,10 @@ enum rank_role {
  * event (kept or not), and how many: what a condition that compares a
  * rank's mean with the others' reads (signature.statfacts). */
 struct numstat {
-	uint32_t	 sig;
-	int		 fact;
-	uint32_t	 count;
 	double		 sum;
+	uint32_t	 count;
+	uint32_t	 sig:24;	/* signature index (below 2^24, or none kept) */
+	uint32_t	 stat:8;	/* the fact: its statfacts[stat] (stat < 256) */
 };
 
 /* One signature a rank matched: how often, and where its newest copy is
@@ -74,8 +74,11 @@ struct sigslot {
 };
 
 /* A rank's slots are made four at a time (a big run's ranks match four or
- * five signatures), and its numstats follow them: its nnums numstats. */
+ * five signatures), and its numstats follow them: its nnums numstats, in
+ * one allocation from the incident's pool (RANKSTATE_BYTES). */
 #define RANKSTATE_SLOTS(n)	(((size_t)(n) + 3) & ~(size_t)3)
+#define RANKSTATE_BYTES(nslots, nnums)	\
+	(RANKSTATE_SLOTS(nslots) * sizeof(struct sigslot) + (size_t)(nnums) * sizeof(struct numstat))
 #define rankstate_nums(rs)	((struct numstat *)((rs)->slots + RANKSTATE_SLOTS((rs)->nslots)))
 
 struct rankstate {
