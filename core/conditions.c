@@ -189,6 +189,29 @@ blame_add(struct condresult *r, int rank)
 	r->blamed[r->nblamed++] = rank;
 }
 
+/* What differs says of a group: its first four values, each with the
+ * one rank that has it (first: the lowest) or how many. */
+static char *
+differs_detail(const struct condition *c, const char *group, const char *const *vals,
+    const size_t *cnt, const int *first, size_t distinct)
+{
+	struct buf b = BUF_INIT;
+	size_t m;
+
+	buf_printf(&b, "%s ", c->fact);
+	for (m = 0; m < distinct && m < 4; m++) {
+		if (m)
+			buf_adds(&b, ", ");
+		if (cnt[m] == 1)
+			buf_printf(&b, "%s on rank %d", vals[m], first[m]);
+		else
+			buf_printf(&b, "%s on %zu ranks", vals[m], cnt[m]);
+	}
+	if (c->group_by != NULL && *group)
+		buf_printf(&b, " (same %s %s)", c->group_by, group);
+	return buf_detach(&b);
+}
+
 /* differs: per group, one value per rank (its latest). */
 static void
 eval_differs(const struct incident *in, const struct condition *c,
@@ -209,6 +232,7 @@ eval_differs(const struct incident *in, const struct condition *c,
 		size_t distinct = 0, maxc = 0, m;
 		const char *vals[16];
 		size_t cnt[16];
+		int first[16];
 
 		for (j = i; j < n && strcmp(t[j].group, t[i].group) == 0; j++) {
 			for (m = 0; m < distinct; m++)
@@ -216,6 +240,7 @@ eval_differs(const struct incident *in, const struct condition *c,
 					break;
 			if (m == distinct && distinct < 16) {
 				vals[distinct] = t[j].v.value;
+				first[distinct] = t[j].rank;
 				cnt[distinct++] = 0;
 			}
 			if (m < 16)
@@ -233,41 +258,53 @@ eval_differs(const struct incident *in, const struct condition *c,
 					if (strcmp(t[k].v.value, vals[m]) == 0)
 						blame_add(r, t[k].rank);
 		if (j - i > best_ranks) {
-			struct buf b = BUF_INIT;
-			size_t shown = 0;
-
 			best_ranks = j - i;
-			buf_printf(&b, "%s ", c->fact);
-			for (m = 0; m < distinct && shown < 4; m++, shown++) {
-				int one = -1;
-
-				for (k = i; k < j; k++)
-					if (strcmp(t[k].v.value, vals[m]) == 0) {
-						one = t[k].rank;
-						break;
-					}
-				if (m)
-					buf_adds(&b, ", ");
-				if (cnt[m] == 1)
-					buf_printf(&b, "%s on rank %d", vals[m], one);
-				else
-					buf_printf(&b, "%s on %zu ranks", vals[m], cnt[m]);
-			}
-			if (c->group_by != NULL && *t[i].group)
-				buf_printf(&b, " (same %s %s)", c->group_by, t[i].group);
 			free(r->detail);
-			r->detail = buf_detach(&b);
+			r->detail = differs_detail(c, t[i].group, vals, cnt, first, distinct);
 		}
 	}
 	(void)in;
 }
 
-static int
-double_cmp(const void *a, const void *b)
+/* A double as a key that orders as the numbers do (no NaN here: a fact
+ * that reads as one is no number; a zero is +0, a sum from 0). */
+static uint64_t
+order_key(double x)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	uint64_t u;
 
-	return x < y ? -1 : x > y;
+	memcpy(&u, &x, sizeof u);
+	return u >> 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
+/* The k-th smallest of v[0..n) (k < n), what v sorted has at k: a byte
+ * of the keys at a time, most significant first, counting those that
+ * share the bytes chosen so far; no copy of 131,072 ranks' values to
+ * sort. */
+static double
+kth_smallest(const double *v, size_t n, size_t k)
+{
+	uint64_t prefix = 0, mask = 0;
+	size_t i, b;
+	int shift;
+
+	for (shift = 56; shift >= 0; shift -= 8) {
+		size_t hist[256] = { 0 };
+
+		for (i = 0; i < n; i++) {
+			uint64_t key = order_key(v[i]);
+
+			if ((key & mask) == prefix)
+				hist[key >> shift & 255]++;
+		}
+		for (b = 0; b < 255 && k >= hist[b]; b++)
+			k -= hist[b];
+		prefix |= (uint64_t)b << shift;
+		mask |= (uint64_t)255 << shift;
+	}
+	for (i = 0; i < n && order_key(v[i]) != prefix; i++)
+		;
+	return v[i];
 }
 
 /* outlier: some rank's value is factor times above (or, blaming the
@@ -276,17 +313,13 @@ static void
 outlier(const struct condition *c, const double *vals, const int *rk, size_t nr,
     struct condresult *r)
 {
-	double *sorted, med;
+	double med;
 	size_t k;
 	int low = c->blame == BLAME_LOWEST;
 
 	if (nr < 3)
 		return;
-	sorted = xmalloc(sizeof *sorted * nr);
-	memcpy(sorted, vals, sizeof *sorted * nr);
-	qsort(sorted, nr, sizeof *sorted, double_cmp);
-	med = sorted[nr / 2];
-	free(sorted);
+	med = kth_smallest(vals, nr, nr / 2);
 	if (med <= 0)
 		return;
 	for (k = 0; k < nr; k++) {
@@ -323,7 +356,8 @@ outlier_from_stats(const struct incident *in, const struct condition *c,
 
 		for (j = 0; j < rs->nnums; j++)
 			for (k = 0; k < c->nfromsig; k++)
-				if (nums[j].sig == c->fromsig[k]->index && nums[j].fact == c->fact_id) {
+				if (nums[j].sig == c->fromsig[k]->index &&
+				    c->fromsig[k]->statfacts[nums[j].stat] == c->fact_id) {
 					sum += nums[j].sum;
 					cnt += nums[j].count;
 				}
@@ -444,48 +478,206 @@ by_tuples(const struct condition *c)
 	return c->test != TEST_OUTLIER || c->nwhere > 0 || c->group_id >= 0;
 }
 
+/* What a condition reads: its signatures' events (idx, incident.events'
+ * indices) then their rows (rows, incident.rows'): place x. */
+struct reading {
+	const struct incident	*in;
+	const struct condition	*c;
+	const uint32_t		*idx, *rows;
+	size_t			 nidx, n;
+	const unsigned char	*from;
+	int			 pg;
+	pcre2_match_data	*md;
+	struct seen		*seen;
+};
+
+/* Does the condition read place x: its rank, value (the fact's, NULL
+ * when it has none to read), group ("" when none) and arrival order. */
+static int
+read_at(const struct reading *rd, size_t x, int *rank, const char **v, const char **g,
+    uint32_t *order)
+{
+	const struct incident *in = rd->in;
+	const struct condition *c = rd->c;
+	const struct factrow *row = x < rd->nidx ? NULL : &in->rows.v[rd->rows[x - rd->nidx]];
+	const struct event *ev = row == NULL ? in->events[rd->idx[x]] : row->ex;
+
+	*rank = row == NULL ? ev->rank : row->rank;
+	*v = NULL;
+	*g = "";
+	*order = row == NULL ? ev->order : row->order;
+	if (row == NULL && in->summarised[ev->sig->index] == 2 && ev->line_rank >= 0)
+		return 0;
+	if (*rank < 0 || !cond_reads(c, rd->from, ev, rd->md, rd->seen))
+		return 0;
+	if (c->fact_id >= 0 && (*v = event_fact(ev, c->fact_id)) == NULL)
+		return 0;
+	if (c->group_id >= 0 && (*g = event_fact(ev, c->group_id)) == NULL)
+		return 0;
+	if (c->group_id < 0 && c->test == TEST_BEHIND && rd->pg >= 0 &&
+	    event_fact(ev, rd->pg) != NULL)
+		*g = event_fact(ev, rd->pg);
+	return 1;
+}
+
+/* differs by rank, without a tuple for each event: each group's latest
+ * place of each rank (by the rank's k) in an array, then each group's
+ * ranks in rank order, as eval_differs reads its sorted tuples; the
+ * same answer in a few bytes a rank. 0 (nothing done) when that would
+ * not be smaller than the tuples, or a rank has no state. */
+#define BYRANK_GROUPS	16
+
+static int
+differs_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
+    struct condresult *r)
+{
+	const struct incident *in = rd->in;
+	const struct condition *c = rd->c;
+	const char *gname[BYRANK_GROUPS], *v, *g;
+	uint32_t *lat[BYRANK_GROUPS], order;
+	size_t ng = 0, gi, x, k, i, best_ranks = 0, order_g[BYRANK_GROUPS];
+	int rank, ok = 1;
+
+	for (x = 0; x < rd->n && ok; x++) {
+		const struct rankstate *rs;
+		uint32_t *at;
+
+		if (!read_at(rd, x, &rank, &v, &g, &order))
+			continue;
+		if ((rs = incident_rank(in, rank)) == NULL) {
+			ok = 0;
+			break;
+		}
+		if (!has[rs->k]) {
+			has[rs->k] = 1;
+			(*nr)++;
+		}
+		for (gi = 0; gi < ng && gname[gi] != g && strcmp(gname[gi], g) != 0; gi++)
+			;
+		if (gi == ng) {
+			/* a group is a rank's worth of places: no more than
+			 * the tuples would be */
+			if (ng == BYRANK_GROUPS || (ng + 1) * in->rank_n * sizeof **lat >
+			    rd->n * sizeof(struct tuple)) {
+				ok = 0;
+				break;
+			}
+			gname[ng] = g;
+			lat[ng++] = xcalloc(in->rank_n + 1, sizeof **lat);
+		}
+		at = &lat[gi][rs->k];
+		if (*at != 0) {
+			const char *v0, *g0;
+			uint32_t o0;
+			int r0;
+
+			(void)read_at(rd, *at - 1, &r0, &v0, &g0, &o0);
+			if (o0 > order)
+				continue;	/* its latest is later */
+		}
+		*at = (uint32_t)x + 1;
+	}
+	/* the groups in the order of their names, as tuples sort */
+	for (gi = 0; ok && gi < ng; gi++) {
+		for (i = gi; i > 0 && strcmp(gname[order_g[i - 1]], gname[gi]) > 0; i--)
+			order_g[i] = order_g[i - 1];
+		order_g[i] = gi;
+	}
+	for (i = 0; ok && i < ng; i++) {
+		const uint32_t *l = lat[order_g[i]];
+		const char *vals[16];
+		size_t cnt[16], distinct = 0, maxc = 0, m, ranks = 0;
+		int first[16];
+
+		for (k = 0; k < in->rank_n; k++) {
+			if (l[k] == 0)
+				continue;
+			(void)read_at(rd, l[k] - 1, &rank, &v, &g, &order);
+			ranks++;
+			for (m = 0; m < distinct; m++)
+				if (strcmp(vals[m], v) == 0)
+					break;
+			if (m == distinct && distinct < 16) {
+				vals[distinct] = v;
+				first[distinct] = rank;
+				cnt[distinct++] = 0;
+			}
+			if (m < 16)
+				cnt[m]++;
+		}
+		if (distinct < 2)
+			continue;
+		r->met = 1;
+		for (m = 0; m < distinct; m++)
+			if (cnt[m] > maxc)
+				maxc = cnt[m];
+		for (k = 0; c->blame == BLAME_MINORITY && k < in->rank_n; k++) {
+			if (l[k] == 0)
+				continue;
+			(void)read_at(rd, l[k] - 1, &rank, &v, &g, &order);
+			for (m = 0; m < distinct; m++)
+				if (cnt[m] < maxc && strcmp(v, vals[m]) == 0)
+					blame_add(r, rank);
+		}
+		if (ranks > best_ranks) {
+			best_ranks = ranks;
+			free(r->detail);
+			r->detail = differs_detail(c, gname[order_g[i]], vals, cnt, first, distinct);
+		}
+	}
+	for (gi = 0; gi < ng; gi++)
+		free(lat[gi]);
+	return ok;
+}
+
 static void
 eval_condition(const struct incident *in, const struct condition *c,
     struct condresult *r)
 {
-	struct tuple *t;
+	struct tuple *t = NULL;
 	unsigned char *has = xcalloc(in->rank_n + 1, 1);	/* by rank's k */
 	unsigned char *from = xcalloc(in->rb->nsigs + 1, 1);	/* by signature index */
 	uint32_t *idx, *rows;	/* event and row indices (incident.bysig's) */
-	size_t i, x, nidx, n = 0, nr = 0, nrows;
-	int pg = rulebook_find_fact(in->rb, "pg");
-	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	struct seen *seen = xcalloc(c->nwhere + 1, sizeof *seen);
+	size_t i, x, n = 0, nr = 0;
+	struct reading rd;
+	int done = 0;
 
 	r->cond = c;
 	/* the events of its signatures, in arrival order, and their rows */
 	idx = xmalloc(sizeof *idx * (collect(in, c, from, in->sigstart, in->bysig, NULL) + 1));
-	nidx = collect(in, c, from, in->sigstart, in->bysig, idx);
+	rd.nidx = collect(in, c, from, in->sigstart, in->bysig, idx);
 	if (c->nfromsig > 1)
-		qsort(idx, nidx, sizeof *idx, cond_index_cmp);
+		qsort(idx, rd.nidx, sizeof *idx, cond_index_cmp);
 	rows = xmalloc(sizeof *rows * (collect(in, c, from, in->rowsigstart, in->rowbysig,
 	    NULL) + 1));
-	nrows = collect(in, c, from, in->rowsigstart, in->rowbysig, rows);
-	t = by_tuples(c) ? xmalloc(sizeof *t * (nidx + nrows + 1)) : NULL;
+	rd.n = rd.nidx + collect(in, c, from, in->rowsigstart, in->rowbysig, rows);
+	rd.in = in;
+	rd.c = c;
+	rd.idx = idx;
+	rd.rows = rows;
+	rd.from = from;
+	rd.pg = rulebook_find_fact(in->rb, "pg");
+	rd.md = pcre2_match_data_create(1, NULL);
+	rd.seen = xcalloc(c->nwhere + 1, sizeof *rd.seen);
+	if (c->test == TEST_DIFFERS && !(done = differs_by_rank(&rd, has, &nr, r))) {
+		memset(has, 0, in->rank_n + 1);	/* (read again, as tuples) */
+		nr = 0;
+		r->met = 0;
+		r->nblamed = 0;
+		free(r->detail);
+		r->detail = NULL;
+	}
+	if (!done && by_tuples(c))
+		t = xmalloc(sizeof *t * (rd.n + 1));
 	/* the events, then the rows (a ranked line of a signature with rows
 	 * is read as its row: the event kept of it is the evidence) */
-	for (x = 0; x < nidx + nrows; x++) {
-		const struct factrow *row = x < nidx ? NULL : &in->rows.v[rows[x - nidx]];
-		const struct event *ev = row == NULL ? in->events[idx[x]] : row->ex;
-		int rank = row == NULL ? ev->rank : row->rank;
-		const char *v = NULL, *g = "";
+	for (x = 0; x < rd.n && !done; x++) {
+		const char *v, *g;
+		uint32_t order;
+		int rank;
 
-		if (row == NULL && in->summarised[ev->sig->index] == 2 && ev->line_rank >= 0)
+		if (!read_at(&rd, x, &rank, &v, &g, &order))
 			continue;
-		if (rank < 0 || !cond_reads(c, from, ev, md, seen))
-			continue;
-		if (c->fact_id >= 0 && (v = event_fact(ev, c->fact_id)) == NULL)
-			continue;
-		if (c->group_id >= 0 && (g = event_fact(ev, c->group_id)) == NULL)
-			continue;
-		if (c->group_id < 0 && c->test == TEST_BEHIND && pg >= 0 &&
-		    event_fact(ev, pg) != NULL)
-			g = event_fact(ev, pg);
 		{
 			const struct rankstate *rs = incident_rank(in, rank);
 
@@ -502,12 +694,13 @@ eval_condition(const struct incident *in, const struct condition *c,
 		else if (v == NULL || !incident_fact_number(v, &t[n].v.num))
 			t[n].v.num = v ? strtod(v, NULL) : 0;
 		t[n].rank = rank;
-		t[n].order = row == NULL ? ev->order : row->order;
+		t[n].order = order;
 		n++;
 	}
 	switch (c->test) {
 	case TEST_DIFFERS:
-		eval_differs(in, c, t, n, r);
+		if (!done)
+			eval_differs(in, c, t, n, r);
 		break;
 	case TEST_OUTLIER:
 		if (!by_tuples(c)) {
@@ -558,8 +751,8 @@ eval_condition(const struct incident *in, const struct condition *c,
 				r->blamed[b++] = r->blamed[a];
 		r->nblamed = b;
 	}
-	pcre2_match_data_free(md);
-	free(seen);
+	pcre2_match_data_free(rd.md);
+	free(rd.seen);
 	free(t);
 	free(has);
 	free(from);

@@ -285,6 +285,85 @@ test_differs_over_many_ranks(void **state)
 	tu_rmdir(dir);
 }
 
+/* differs reads each rank's latest value of a group by rank, or, with
+ * more groups than that holds (16), from tuples: the same answer. 30
+ * ranks time out at seq 2 (rank 7 on another size, rank 8 only at
+ * first), ten at seq 1 as well; then each of 20 ranks also at a seq of
+ * its own. */
+static void
+test_differs_both_ways(void **state)
+{
+	char *dir[2] = { tu_tmpdir(), tu_tmpdir() }, t[96];
+	struct run *r;
+	const struct analysis *an;
+	int k, w, seen = 0;
+
+	(void)state;
+	for (w = 0; w < 2; w++) {
+		for (k = 0; k < 30; k++) {
+			if (k < 10)
+				tu_say(dir[w], k, 29, 0, "collective timed out: seq=1 numel=5");
+			snprintf(t, sizeof t, "collective timed out: seq=2 numel=%d",
+			    k == 7 || k == 8 ? 99 : 100);
+			tu_say(dir[w], k, 30, 0, t);
+			if (k == 8)
+				tu_say(dir[w], k, 31, 0, "collective timed out: seq=2 numel=100");
+			if (w == 1 && k >= 10) {
+				snprintf(t, sizeof t, "collective timed out: seq=%d numel=1", 500 + k);
+				tu_say(dir[w], k, 28, 0, t);
+			}
+		}
+		an = analyse(&r, dir[w]);
+		for (k = 0; k < (int)an->nconds; k++) {
+			const struct condresult *c = &an->conds[k];
+
+			if (strcmp(c->cond->id, "numel") != 0)
+				continue;
+			assert_true(c->met);
+			assert_int_equal(c->nblamed, 1);
+			assert_int_equal(c->blamed[0], 7);
+			assert_string_equal(c->detail, "numel 100 on 29 ranks, 99 on rank 7 (same seq 2)");
+			seen++;
+		}
+		run_free(r);
+		tu_rmdir(dir[w]);
+	}
+	assert_int_equal(seen, 2);
+}
+
+/* An outlier against the median of many ranks' means (each rank's one
+ * step here): 101 ranks at 1000 to 1100 ms in a shuffled order, and one
+ * at 5000: the median is the 52nd smallest of the 102, 1051. */
+static void
+test_outlier_median(void **state)
+{
+	char *dir = tu_tmpdir(), t[96];
+	struct run *r;
+	const struct analysis *an;
+	int k, seen = 0;
+
+	(void)state;
+	for (k = 0; k < 102; k++) {
+		snprintf(t, sizeof t, "step 1 took %d ms", k == 101 ? 5000 : 1000 + (k * 37) % 101);
+		tu_say(dir, k, 0, 0, t);
+	}
+	an = analyse(&r, dir);
+	for (k = 0; k < (int)an->nconds; k++) {
+		const struct condresult *c = &an->conds[k];
+
+		if (strcmp(c->cond->id, "straggler") != 0)
+			continue;
+		assert_true(c->met);
+		assert_int_equal(c->nblamed, 1);
+		assert_int_equal(c->blamed[0], 101);
+		assert_string_equal(c->detail, "ms 5000 on rank 101, median 1051");
+		seen++;
+	}
+	assert_int_equal(seen, 1);
+	run_free(r);
+	tu_rmdir(dir);
+}
+
 static void
 test_healthy_and_required_condition(void **state)
 {
@@ -710,6 +789,8 @@ main(void)
 		cmocka_unit_test(test_tie_prefers_specific_failure),
 		cmocka_unit_test(test_hang_silent_rank_is_suspect),
 		cmocka_unit_test(test_differs_behind_and_outlier),
+		cmocka_unit_test(test_differs_both_ways),
+		cmocka_unit_test(test_outlier_median),
 		cmocka_unit_test(test_differs_over_many_ranks),
 		cmocka_unit_test(test_healthy_and_required_condition),
 		cmocka_unit_test(test_incremental_equals_batch),
