@@ -240,6 +240,8 @@ rank_index(struct incident *in, int rank, size_t k)
 		for (i = 0; i < in->rank_n; i++)	/* the ranks it now covers */
 			if ((size_t)in->rank_v[i]->rank < n)
 				in->dense[in->rank_v[i]->rank] = (int32_t)i;
+		if ((size_t)in->top <= n)
+			imap_release(&in->rank_at);	/* all of them */
 	}
 	if ((size_t)rank < in->ndense)
 		in->dense[rank] = (int32_t)k;

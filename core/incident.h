@@ -231,7 +231,7 @@ struct incident {
 	size_t			  unread;
 	const char		 *unread_first;
 	uint32_t		 *byrank;	/* analysis scratch: event indices grouped by rank */
-	size_t			 *rankstart;	/* [rank + 1] -> start in byrank; [0] unattributed */
+	uint32_t		 *rankstart;	/* [rank + 1] -> start in byrank; [0] unattributed */
 	uint32_t		 *bysig;	/* analysis scratch: event indices grouped by signature */
 	size_t			 *sigstart;	/* [signature index] -> start in bysig */
 	uint32_t		 *rowbysig;	/* ... and the same for rows */

@@ -49,9 +49,11 @@ xgrow(void *p, size_t *cap, size_t need, size_t elem)
 
 	if (need <= *cap)
 		return p;
+	/* doubled while small, then by half: the array of a 131,072-rank
+	 * run's 131,073 events has room for 26,391 more, not 131,071 */
 	n = *cap ? *cap : 8;
 	while (n < need)
-		n *= 2;
+		n = n < 4096 ? 2 * n : n + n / 2;
 	p = xrealloc(p, n * elem);
 	*cap = n;
 	return p;
