@@ -236,11 +236,16 @@ event_free(struct event *ev)
  * digits that is the line's own rank (line_rank, set before the event is
  * compacted and never after) is a RANK_VAR byte, in the exemplar's as in
  * the event's: "[rank69397]" and "[Rank 69397]" are the first line's
- * words again. A run of up to 16 words as the exemplar has them is one
+ * words again. So is a run of digits that is the whole value of one of
+ * the event's facts, FACT_VAR and a byte for which (0x20 + its place): a
+ * value of its own is not kept twice (the watchdog's "ran for 600071
+ * milliseconds"). A run of up to 16 words as the exemplar has them is one
  * SAME_RUN byte, not a NUL each (a word is letters and digits: no such
  * byte is in one). */
 #define SKEL_VAR	'\001'
 #define RANK_VAR	'\002'
+#define FACT_VAR	'\003'
+#define FACT_VARS	64	/* the facts a FACT_VAR can name: places 0 .. 63 */
 #define SAME_RUN(n)	((char)(0x10 + (n) - 1))	/* n = 1 .. 16 words */
 #define IS_SAME_RUN(c)	((unsigned char)(c) >= 0x10 && (unsigned char)(c) <= 0x1f)
 
@@ -474,13 +479,13 @@ event_own(struct event *ev, struct evpool *p)
 /* A kept text t[0..n) as a skeleton in skeletons and the words of its
  * own, into own (*no bytes); 0: not worth it. */
 static int
-compact_text(const char *t, size_t n, int rank, struct strset *skeletons, char *own,
-    size_t *no)
+compact_text(const struct event *ev, const char *t, size_t n, struct strset *skeletons,
+    char *own, size_t *no)
 {
 	char skel[EVENT_TEXT_MAX + 1], vars[2 * EVENT_TEXT_MAX + 2], rk[16];
 	const char *sk, *ex, *v;
-	size_t i, j, d, l, ns = 0, nv = 0, nrk = 0, same = 0;
-	int var;
+	size_t i, j, d, l, f, ns = 0, nv = 0, nrk = 0, same = 0;
+	int var, rank = ev->line_rank;
 
 	*no = 0;
 	if (n < 32 || memchr(t, SKEL_VAR, n) != NULL || memchr(t, RANK_VAR, n) != NULL)
@@ -494,9 +499,18 @@ compact_text(const char *t, size_t n, int rank, struct strset *skeletons, char *
 			for (j = 0; j < l; j += d) {
 				for (d = 0; j + d < l && isdigit_(t[i + j + d]); d++)
 					;
-				if (d > 0 && d == nrk && memcmp(t + i + j, rk, d) == 0)
+				if (d > 0 && d == nrk && memcmp(t + i + j, rk, d) == 0) {
 					vars[nv++] = RANK_VAR;
-				else if (d > 0) {
+					continue;
+				}
+				for (f = 0; d > 0 && f < ev->nfacts && f < FACT_VARS; f++)
+					if (strlen(value_at(ev, f)) == d &&
+					    memcmp(value_at(ev, f), t + i + j, d) == 0)
+						break;
+				if (d > 0 && f < ev->nfacts && f < FACT_VARS) {
+					vars[nv++] = FACT_VAR;
+					vars[nv++] = (char)(0x20 + f);
+				} else if (d > 0) {
 					memcpy(vars + nv, t + i + j, d);
 					nv += d;
 				} else
@@ -581,7 +595,7 @@ event_compact(struct event *ev, struct strset *skeletons, const struct event *ex
 	if (ev->kept == 1) {
 		size_t tl = strlen(text) + 1;
 
-		skel = compact_text(text, tl - 1, ev->line_rank, skeletons, own, &no);
+		skel = compact_text(ev, text, tl - 1, skeletons, own, &no);
 		if (!skel)
 			no = tl;
 	}
@@ -633,14 +647,20 @@ uncompact(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 			continue;
 		}
 		for (w = next_var(&c); *w != '\0' && n < EVENT_TEXT_MAX; w++) {
-			if (*w != RANK_VAR) {
+			const char *r = rk;
+
+			if (*w == FACT_VAR && w[1] != '\0' && (size_t)(w[1] - 0x20) < ev->nfacts) {
+				r = value_at(ev, (size_t)(*++w - 0x20));
+				l = strlen(r);
+			} else if (*w == RANK_VAR)
+				l = nrk;
+			else {
 				buf[n++] = *w;
 				continue;
 			}
-			l = nrk;
 			if (l > EVENT_TEXT_MAX - n)
 				l = EVENT_TEXT_MAX - n;
-			memcpy(buf + n, rk, l);
+			memcpy(buf + n, r, l);
 			n += l;
 		}
 	}

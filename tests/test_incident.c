@@ -641,7 +641,9 @@ test_kept_texts_runs(void **state)
 /* A kept event with the facts of its signature's first event, in the
  * same order, keeps only the values that differ from that event's
  * (event_compact), and reads back as its own: by id, by place, compared,
- * hashed and copied. One with other facts (no numel) keeps its own. */
+ * hashed and copied. One with other facts (no numel) keeps its own. Its
+ * text's numbers that are a fact's value are that value, once: the text
+ * reads back too. */
 static void
 test_facts_shared(void **state)
 {
