@@ -277,24 +277,69 @@ order_key(double x)
 	return u >> 63 ? ~u : u | (uint64_t)1 << 63;
 }
 
-/* The k-th smallest of v[0..n) (k < n), what v sorted has at k: a byte
- * of the keys at a time, most significant first, counting those that
- * share the bytes chosen so far; no copy of 131,072 ranks' values to
- * sort. */
+/* The values an outlier test reads, a rank's each, in rank order: from
+ * arrays (v, rk: n of them), or (in) each rank's mean of the condition's
+ * fact from its numstats, made again on each reading rather than kept. */
+struct rankvals {
+	const double		*v;
+	const int		*rk;
+	size_t			 n;	/* places: values, or in's ranks */
+	const struct incident	*in;
+	const struct condition	*c;
+};
+
+/* The value of place i and its rank; 0: the rank has none. */
+static int
+rankval(const struct rankvals *rv, size_t i, double *x, int *rank)
+{
+	const struct rankstate *rs;
+	const struct numstat *nums;
+	double sum = 0;
+	uint32_t cnt = 0;
+	size_t j, k;
+
+	if (rv->in == NULL) {
+		*x = rv->v[i];
+		*rank = rv->rk[i];
+		return 1;
+	}
+	rs = rv->in->rank_v[i];
+	nums = rankstate_nums(rs);
+	for (j = 0; j < rs->nnums; j++)
+		for (k = 0; k < rv->c->nfromsig; k++)
+			if (nums[j].sig == rv->c->fromsig[k]->index &&
+			    rv->c->fromsig[k]->statfacts[nums[j].stat] == rv->c->fact_id) {
+				sum += nums[j].sum;
+				cnt += nums[j].count;
+			}
+	if (cnt == 0)
+		return 0;
+	*x = sum / cnt;
+	*rank = rs->rank;
+	return 1;
+}
+
+/* The k-th smallest of the values (k < how many there are), what they
+ * sorted have at k: a byte of their keys at a time, most significant
+ * first, counting those that share the bytes chosen so far; no copy of
+ * 131,072 ranks' values to sort. */
 static double
-kth_smallest(const double *v, size_t n, size_t k)
+kth_smallest(const struct rankvals *rv, size_t k)
 {
 	uint64_t prefix = 0, mask = 0;
 	size_t i, b;
-	int shift;
+	double x = 0;
+	int shift, rank;
 
 	for (shift = 56; shift >= 0; shift -= 8) {
 		size_t hist[256] = { 0 };
 
-		for (i = 0; i < n; i++) {
-			uint64_t key = order_key(v[i]);
+		for (i = 0; i < rv->n; i++) {
+			uint64_t key;
 
-			if ((key & mask) == prefix)
+			if (!rankval(rv, i, &x, &rank))
+				continue;
+			if (((key = order_key(x)) & mask) == prefix)
 				hist[key >> shift & 255]++;
 		}
 		for (b = 0; b < 255 && k >= hist[b]; b++)
@@ -302,37 +347,39 @@ kth_smallest(const double *v, size_t n, size_t k)
 		prefix |= (uint64_t)b << shift;
 		mask |= (uint64_t)255 << shift;
 	}
-	for (i = 0; i < n && order_key(v[i]) != prefix; i++)
-		;
-	return v[i];
+	for (i = 0; i < rv->n; i++)
+		if (rankval(rv, i, &x, &rank) && order_key(x) == prefix)
+			break;
+	return x;
 }
 
 /* outlier: some rank's value is factor times above (or, blaming the
- * lowest, below) the median of all ranks' values. */
+ * lowest, below) the median of all ranks' values (nr of them). */
 static void
-outlier(const struct condition *c, const double *vals, const int *rk, size_t nr,
+outlier(const struct condition *c, const struct rankvals *rv, size_t nr,
     struct condresult *r)
 {
-	double med;
+	double med, x;
 	size_t k;
-	int low = c->blame == BLAME_LOWEST;
+	int low = c->blame == BLAME_LOWEST, rank;
 
 	if (nr < 3)
 		return;
-	med = kth_smallest(vals, nr, nr / 2);
+	med = kth_smallest(rv, nr / 2);
 	if (med <= 0)
 		return;
-	for (k = 0; k < nr; k++) {
-		if (low ? vals[k] * c->factor > med : vals[k] < c->factor * med)
+	for (k = 0; k < rv->n; k++) {
+		if (!rankval(rv, k, &x, &rank) ||
+		    (low ? x * c->factor > med : x < c->factor * med))
 			continue;
 		r->met = 1;
 		if (c->blame == BLAME_HIGHEST || low)
-			blame_add(r, rk[k]);
+			blame_add(r, rank);
 		if (r->detail == NULL) {
-			char *a = incident_fmt_num(vals[k]), *b = incident_fmt_num(med);
+			char *a = incident_fmt_num(x), *b = incident_fmt_num(med);
 
 			r->detail = xasprintf("%s %s on rank %d, median %s", c->fact, a,
-			    rk[k], b);
+			    rank, b);
 			free(a);
 			free(b);
 		}
@@ -344,31 +391,14 @@ static int
 outlier_from_stats(const struct incident *in, const struct condition *c,
     struct condresult *r)
 {
-	double *vals = xmalloc(sizeof *vals * (in->rank_n + 1));
-	int *rk = xmalloc(sizeof *rk * (in->rank_n + 1));
-	size_t i, j, k, nr = 0;
+	struct rankvals rv = { NULL, NULL, in->rank_n, in, c };
+	size_t i, nr = 0;
+	double x;
+	int rank;
 
-	for (i = 0; i < in->rank_n; i++) {
-		const struct rankstate *rs = in->rank_v[i];
-		const struct numstat *nums = rankstate_nums(rs);
-		double sum = 0;
-		uint32_t cnt = 0;
-
-		for (j = 0; j < rs->nnums; j++)
-			for (k = 0; k < c->nfromsig; k++)
-				if (nums[j].sig == c->fromsig[k]->index &&
-				    c->fromsig[k]->statfacts[nums[j].stat] == c->fact_id) {
-					sum += nums[j].sum;
-					cnt += nums[j].count;
-				}
-		if (cnt == 0)
-			continue;
-		vals[nr] = sum / cnt;
-		rk[nr++] = rs->rank;
-	}
-	outlier(c, vals, rk, nr, r);
-	free(vals);
-	free(rk);
+	for (i = 0; i < in->rank_n; i++)
+		nr += (size_t)rankval(&rv, i, &x, &rank);
+	outlier(c, &rv, nr, r);
 	return 1;
 }
 
@@ -437,8 +467,11 @@ eval_numeric(const struct incident *in, const struct condition *c,
 				free(a);
 				free(b);
 			}
-		} else
-			outlier(c, vals, rk, nr, r);
+		} else {
+			struct rankvals rv = { vals, rk, nr, NULL, c };
+
+			outlier(c, &rv, nr, r);
+		}
 	}
 	free(vals);
 	free(rk);
