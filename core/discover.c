@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "discover.h"
+#include "strset.h"
 #include "xmalloc.h"
 
 static int
@@ -367,23 +368,26 @@ discover_keyword_rank(const char *base)
 
 #define MAXRUNS 8
 
+/* (88 bytes, its template kept once in a set: a folder of 131,072
+ * numbered files) */
 struct numbered {
-	size_t	 idx;		/* into the foundlist */
-	size_t	 dirlen;
-	char	 tmpl[256];	/* basename with digit runs as '#' */
-	long	 nums[MAXRUNS];
-	size_t	 cnt;
+	uint32_t	 idx;		/* into the foundlist */
+	uint32_t	 dirlen;
+	const char	*tmpl;		/* basename with digit runs as '#' */
+	long		 nums[MAXRUNS];
+	size_t		 cnt;
 };
 
-/* Split a basename into its template and its numbers. */
+/* Split a basename into its template (into tmpls) and its numbers. */
 static void
-numbers_of(const char *base, struct numbered *nb)
+numbers_of(const char *base, struct numbered *nb, struct strset *tmpls)
 {
+	char tmpl[256];
 	size_t t = 0;
 	const char *p = base;
 
 	nb->cnt = 0;
-	while (*p != '\0' && t + 2 < sizeof nb->tmpl) {
+	while (*p != '\0' && t + 2 < sizeof tmpl) {
 		if (isdig(*p)) {
 			long v = 0;
 
@@ -394,11 +398,11 @@ numbers_of(const char *base, struct numbered *nb)
 			}
 			if (nb->cnt < MAXRUNS)
 				nb->nums[nb->cnt++] = v;
-			nb->tmpl[t++] = '#';
+			tmpl[t++] = '#';
 		} else
-			nb->tmpl[t++] = *p++;
+			tmpl[t++] = *p++;
 	}
-	nb->tmpl[t] = '\0';
+	nb->tmpl = strset_add(tmpls, tmpl, t);
 }
 
 static const struct foundlist *sort_fl;
@@ -430,10 +434,12 @@ long_cmp(const void *a, const void *b)
 static void
 layout_numbered(struct foundlist *fl)
 {
-	struct numbered *nb = xcalloc(fl->n + 1, sizeof *nb);
-	long *vals = xmalloc(sizeof *vals * (fl->n + 1));
+	struct numbered *nb;
+	struct strset tmpls = STRSET_INIT;
+	long *vals;
 	size_t n = 0, i, j, k, pos;
 
+	/* the files a rank-named one does not tell: most often none */
 	for (i = 0; i < fl->n; i++) {
 		struct found *f = &fl->v[i];
 		int kwr;
@@ -445,9 +451,20 @@ layout_numbered(struct foundlist *fl)
 			f->layout = "rank-named";
 			continue;
 		}
-		nb[n].idx = i;
-		nb[n].dirlen = (size_t)(basename_of(f->name) - f->name);
-		numbers_of(basename_of(f->name), &nb[n]);
+		n++;
+	}
+	if (n < 2)
+		return;
+	nb = xcalloc(n, sizeof *nb);
+	vals = xmalloc(sizeof *vals * n);
+	for (i = n = 0; i < fl->n; i++) {
+		struct found *f = &fl->v[i];
+
+		if (f->rank >= 0 || f->kind != SOURCE_LOG)
+			continue;
+		nb[n].idx = (uint32_t)i;
+		nb[n].dirlen = (uint32_t)(basename_of(f->name) - f->name);
+		numbers_of(basename_of(f->name), &nb[n], &tmpls);
 		if (nb[n].cnt > 0)
 			n++;
 	}
@@ -481,6 +498,7 @@ layout_numbered(struct foundlist *fl)
 	}
 	free(vals);
 	free(nb);
+	strset_release(&tmpls);
 }
 
 size_t
