@@ -236,10 +236,10 @@ event_free(struct event *ev)
  * digits that is the line's own rank (line_rank, set before the event is
  * compacted and never after) is a RANK_VAR byte, in the exemplar's as in
  * the event's: "[rank69397]" and "[Rank 69397]" are the first line's
- * words again. So is a run of digits that is the whole value of one of
- * the event's facts, FACT_VAR and a byte for which (0x20 + its place): a
- * value of its own is not kept twice (the watchdog's "ran for 600071
- * milliseconds"). A run of up to 16 words as the exemplar has them is one
+ * words again. So is a run of 3 digits or more that is the whole value
+ * of one of the event's facts, FACT_VAR and a byte for which (0x20 + its
+ * place): a value of its own is not kept twice (the watchdog's "ran for
+ * 600071 milliseconds"). A run of up to 16 words as the exemplar has them is one
  * SAME_RUN byte, not a NUL each (a word is letters and digits: no such
  * byte is in one). */
 #define SKEL_VAR	'\001'
@@ -503,11 +503,12 @@ compact_text(const struct event *ev, const char *t, size_t n, struct strset *ske
 					vars[nv++] = RANK_VAR;
 					continue;
 				}
-				for (f = 0; d > 0 && f < ev->nfacts && f < FACT_VARS; f++)
+				/* (3 digits or more: the marker is 2 bytes) */
+				for (f = 0; d > 2 && f < ev->nfacts && f < FACT_VARS; f++)
 					if (strlen(value_at(ev, f)) == d &&
 					    memcmp(value_at(ev, f), t + i + j, d) == 0)
 						break;
-				if (d > 0 && f < ev->nfacts && f < FACT_VARS) {
+				if (d > 2 && f < ev->nfacts && f < FACT_VARS) {
 					vars[nv++] = FACT_VAR;
 					vars[nv++] = (char)(0x20 + f);
 				} else if (d > 0) {

@@ -261,9 +261,8 @@ incident_rank_slot(struct incident *in, int rank)
 	if (in->rank_n % INCIDENT_RANK_BLOCK == 0) {
 		in->rank_blocks = xrealloc(in->rank_blocks,
 		    (in->nrank_blocks + 1) * sizeof *in->rank_blocks);
-		/* (136 KiB: for a run of a few ranks, no more than that, and
-		 * zero pages it never touches while calloc maps blocks
-		 * this big) */
+		/* (104 KiB, and 32 KiB of timeline: for a run of a few
+		 * ranks, no more than that) */
 		in->rank_blocks[in->nrank_blocks] = xcalloc(INCIDENT_RANK_BLOCK, sizeof *rs);
 		if (!in->no_timeline) {
 			in->bins_blocks = xrealloc(in->bins_blocks,
@@ -463,8 +462,9 @@ _Static_assert(RANKSTATE_SLOTS(1) * sizeof(struct sigslot) % _Alignof(struct num
     "a rank's numstats, after its slots, are aligned");
 
 /* Room for one more slot (slot: 1) or numstat (slot: 0) in a rank's one
- * allocation, its slots four at a time (RANKSTATE_SLOTS) and its numstats
- * (one or two a rank, mostly) to the byte. Slot and numstat pointers
+ * block of the incident's pool, its slots four at a time (RANKSTATE_SLOTS)
+ * and its numstats (one or two a rank, mostly) to the byte; the block it
+ * had goes back to the pool, for the next rank. Slot and numstat pointers
  * taken before are no longer valid. */
 static void
 rankstate_grow(struct incident *in, struct rankstate *rs, int slot)
