@@ -626,6 +626,8 @@ differs_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
 			if (l[k] == 0)
 				continue;
 			(void)read_at(rd, l[k] - 1, &rank, &v, &g, &order);
+			if (v == NULL)
+				v = "";	/* (as a tuple's value) */
 			ranks++;
 			for (m = 0; m < distinct; m++)
 				if (strcmp(vals[m], v) == 0)
@@ -649,7 +651,7 @@ differs_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
 				continue;
 			(void)read_at(rd, l[k] - 1, &rank, &v, &g, &order);
 			for (m = 0; m < distinct; m++)
-				if (cnt[m] < maxc && strcmp(v, vals[m]) == 0)
+				if (cnt[m] < maxc && strcmp(v != NULL ? v : "", vals[m]) == 0)
 					blame_add(r, rank);
 		}
 		if (ranks > best_ranks) {
