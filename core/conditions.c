@@ -189,23 +189,64 @@ blame_add(struct condresult *r, int rank)
 	r->blamed[r->nblamed++] = rank;
 }
 
+/* The values of a differs group, a rank's each, in the order its ranks
+ * (in rank order) show them: how many ranks have each and the first; the
+ * first 16 values, others not counted. */
+struct tally {
+	const char	*vals[16];
+	size_t		 cnt[16];
+	int		 first[16];
+	size_t		 distinct, ranks, maxc;
+};
+
+static void
+tally_add(struct tally *ty, const char *v, int rank)
+{
+	size_t m;
+
+	ty->ranks++;
+	for (m = 0; m < ty->distinct; m++)
+		if (strcmp(ty->vals[m], v) == 0)
+			break;
+	if (m == ty->distinct && ty->distinct < 16) {
+		ty->vals[ty->distinct] = v;
+		ty->first[ty->distinct] = rank;
+		ty->cnt[ty->distinct++] = 0;
+	}
+	if (m < 16)
+		ty->cnt[m]++;
+	if (m < 16 && ty->cnt[m] > ty->maxc)
+		ty->maxc = ty->cnt[m];
+}
+
+/* Is v one of the group's values that fewer ranks have than another? */
+static int
+tally_minority(const struct tally *ty, const char *v)
+{
+	size_t m;
+
+	for (m = 0; m < ty->distinct; m++)
+		if (ty->cnt[m] < ty->maxc && strcmp(v, ty->vals[m]) == 0)
+			return 1;
+	return 0;
+}
+
 /* What differs says of a group: its first four values, each with the
  * one rank that has it (first: the lowest) or how many. */
 static char *
-differs_detail(const struct condition *c, const char *group, const char *const *vals,
-    const size_t *cnt, const int *first, size_t distinct)
+differs_detail(const struct condition *c, const char *group, const struct tally *ty)
 {
 	struct buf b = BUF_INIT;
 	size_t m;
 
 	buf_printf(&b, "%s ", c->fact);
-	for (m = 0; m < distinct && m < 4; m++) {
+	for (m = 0; m < ty->distinct && m < 4; m++) {
 		if (m)
 			buf_adds(&b, ", ");
-		if (cnt[m] == 1)
-			buf_printf(&b, "%s on rank %d", vals[m], first[m]);
+		if (ty->cnt[m] == 1)
+			buf_printf(&b, "%s on rank %d", ty->vals[m], ty->first[m]);
 		else
-			buf_printf(&b, "%s on %zu ranks", vals[m], cnt[m]);
+			buf_printf(&b, "%s on %zu ranks", ty->vals[m], ty->cnt[m]);
 	}
 	if (c->group_by != NULL && *group)
 		buf_printf(&b, " (same %s %s)", c->group_by, group);
@@ -229,38 +270,21 @@ eval_differs(const struct incident *in, const struct condition *c,
 	}
 	n = j;
 	for (i = 0; i < n; i = j) {
-		size_t distinct = 0, maxc = 0, m;
-		const char *vals[16];
-		size_t cnt[16];
-		int first[16];
+		struct tally ty;
 
-		for (j = i; j < n && strcmp(t[j].group, t[i].group) == 0; j++) {
-			for (m = 0; m < distinct; m++)
-				if (strcmp(vals[m], t[j].v.value) == 0)
-					break;
-			if (m == distinct && distinct < 16) {
-				vals[distinct] = t[j].v.value;
-				first[distinct] = t[j].rank;
-				cnt[distinct++] = 0;
-			}
-			if (m < 16)
-				cnt[m]++;
-		}
-		if (distinct < 2)
+		memset(&ty, 0, sizeof ty);
+		for (j = i; j < n && strcmp(t[j].group, t[i].group) == 0; j++)
+			tally_add(&ty, t[j].v.value, t[j].rank);
+		if (ty.distinct < 2)
 			continue;
 		r->met = 1;
-		for (m = 0; m < distinct; m++)
-			if (cnt[m] > maxc)
-				maxc = cnt[m];
-		for (m = 0; m < distinct; m++)
-			if (cnt[m] < maxc && c->blame == BLAME_MINORITY)
-				for (k = i; k < j; k++)
-					if (strcmp(t[k].v.value, vals[m]) == 0)
-						blame_add(r, t[k].rank);
-		if (j - i > best_ranks) {
-			best_ranks = j - i;
+		for (k = i; c->blame == BLAME_MINORITY && k < j; k++)
+			if (tally_minority(&ty, t[k].v.value))
+				blame_add(r, t[k].rank);
+		if (ty.ranks > best_ranks) {
+			best_ranks = ty.ranks;
 			free(r->detail);
-			r->detail = differs_detail(c, t[i].group, vals, cnt, first, distinct);
+			r->detail = differs_detail(c, t[i].group, &ty);
 		}
 	}
 	(void)in;
@@ -618,46 +642,27 @@ differs_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
 	}
 	for (i = 0; ok && i < ng; i++) {
 		const uint32_t *l = lat[order_g[i]];
-		const char *vals[16];
-		size_t cnt[16], distinct = 0, maxc = 0, m, ranks = 0;
-		int first[16];
+		struct tally ty;
 
-		for (k = 0; k < in->rank_n; k++) {
-			if (l[k] == 0)
-				continue;
-			(void)read_at(rd, l[k] - 1, &rank, &v, &g, &order);
-			if (v == NULL)
-				v = "";	/* (as a tuple's value) */
-			ranks++;
-			for (m = 0; m < distinct; m++)
-				if (strcmp(vals[m], v) == 0)
-					break;
-			if (m == distinct && distinct < 16) {
-				vals[distinct] = v;
-				first[distinct] = rank;
-				cnt[distinct++] = 0;
+		memset(&ty, 0, sizeof ty);
+		for (k = 0; k < in->rank_n; k++)
+			if (l[k] != 0) {
+				(void)read_at(rd, l[k] - 1, &rank, &v, &g, &order);
+				tally_add(&ty, v != NULL ? v : "", rank);	/* (as a tuple's) */
 			}
-			if (m < 16)
-				cnt[m]++;
-		}
-		if (distinct < 2)
+		if (ty.distinct < 2)
 			continue;
 		r->met = 1;
-		for (m = 0; m < distinct; m++)
-			if (cnt[m] > maxc)
-				maxc = cnt[m];
-		for (k = 0; c->blame == BLAME_MINORITY && k < in->rank_n; k++) {
-			if (l[k] == 0)
-				continue;
-			(void)read_at(rd, l[k] - 1, &rank, &v, &g, &order);
-			for (m = 0; m < distinct; m++)
-				if (cnt[m] < maxc && strcmp(v != NULL ? v : "", vals[m]) == 0)
+		for (k = 0; c->blame == BLAME_MINORITY && k < in->rank_n; k++)
+			if (l[k] != 0) {
+				(void)read_at(rd, l[k] - 1, &rank, &v, &g, &order);
+				if (tally_minority(&ty, v != NULL ? v : ""))
 					blame_add(r, rank);
-		}
-		if (ranks > best_ranks) {
-			best_ranks = ranks;
+			}
+		if (ty.ranks > best_ranks) {
+			best_ranks = ty.ranks;
 			free(r->detail);
-			r->detail = differs_detail(c, gname[order_g[i]], vals, cnt, first, distinct);
+			r->detail = differs_detail(c, gname[order_g[i]], &ty);
 		}
 	}
 	for (gi = 0; gi < ng; gi++)
