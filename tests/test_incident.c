@@ -81,6 +81,19 @@ analyse(struct run **rp, const char *dir)
 	return incident_analyse((*rp)->incident);
 }
 
+/* The analysis's result of condition id (there is one). */
+static const struct condresult *
+cond_of(const struct analysis *an, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < an->nconds; i++)
+		if (strcmp(an->conds[i].cond->id, id) == 0)
+			return &an->conds[i];
+	fail_msg("no condition %s", id);
+	return NULL;
+}
+
 static void
 train(const char *dir, int ranks, int minutes)
 {
@@ -253,7 +266,8 @@ test_differs_over_many_ranks(void **state)
 	char *dir = tu_tmpdir();
 	struct run *r;
 	const struct analysis *an;
-	int k, seen = 0;
+	const struct condresult *c;
+	int k;
 	char t[96];
 
 	(void)state;
@@ -269,18 +283,11 @@ test_differs_over_many_ranks(void **state)
 		tu_say(dir, k, 31, 0, t);
 	}
 	an = analyse(&r, dir);
-	for (k = 0; k < (int)an->nconds; k++) {
-		const struct condresult *c = &an->conds[k];
-
-		if (strcmp(c->cond->id, "numel") != 0)
-			continue;
-		assert_true(c->met);
-		assert_int_equal(c->nblamed, 1);
-		assert_int_equal(c->blamed[0], 137);
-		assert_non_null(strstr(c->detail, "99 on rank 137"));
-		seen++;
-	}
-	assert_int_equal(seen, 1);
+	c = cond_of(an, "numel");
+	assert_true(c->met);
+	assert_int_equal(c->nblamed, 1);
+	assert_int_equal(c->blamed[0], 137);
+	assert_non_null(strstr(c->detail, "99 on rank 137"));
 	run_free(r);
 	tu_rmdir(dir);
 }
@@ -296,7 +303,8 @@ test_differs_both_ways(void **state)
 	char *dir[2] = { tu_tmpdir(), tu_tmpdir() }, t[96];
 	struct run *r;
 	const struct analysis *an;
-	int k, w, seen = 0;
+	const struct condresult *c;
+	int k, w;
 
 	(void)state;
 	for (w = 0; w < 2; w++) {
@@ -314,21 +322,14 @@ test_differs_both_ways(void **state)
 			}
 		}
 		an = analyse(&r, dir[w]);
-		for (k = 0; k < (int)an->nconds; k++) {
-			const struct condresult *c = &an->conds[k];
-
-			if (strcmp(c->cond->id, "numel") != 0)
-				continue;
-			assert_true(c->met);
-			assert_int_equal(c->nblamed, 1);
-			assert_int_equal(c->blamed[0], 7);
-			assert_string_equal(c->detail, "numel 100 on 29 ranks, 99 on rank 7 (same seq 2)");
-			seen++;
-		}
+		c = cond_of(an, "numel");
+		assert_true(c->met);
+		assert_int_equal(c->nblamed, 1);
+		assert_int_equal(c->blamed[0], 7);
+		assert_string_equal(c->detail, "numel 100 on 29 ranks, 99 on rank 7 (same seq 2)");
 		run_free(r);
 		tu_rmdir(dir[w]);
 	}
-	assert_int_equal(seen, 2);
 }
 
 /* An outlier against the median of many ranks' means (each rank's one
@@ -340,7 +341,8 @@ test_outlier_median(void **state)
 	char *dir = tu_tmpdir(), t[96];
 	struct run *r;
 	const struct analysis *an;
-	int k, seen = 0;
+	const struct condresult *c;
+	int k;
 
 	(void)state;
 	for (k = 0; k < 102; k++) {
@@ -348,18 +350,11 @@ test_outlier_median(void **state)
 		tu_say(dir, k, 0, 0, t);
 	}
 	an = analyse(&r, dir);
-	for (k = 0; k < (int)an->nconds; k++) {
-		const struct condresult *c = &an->conds[k];
-
-		if (strcmp(c->cond->id, "straggler") != 0)
-			continue;
-		assert_true(c->met);
-		assert_int_equal(c->nblamed, 1);
-		assert_int_equal(c->blamed[0], 101);
-		assert_string_equal(c->detail, "ms 5000 on rank 101, median 1051");
-		seen++;
-	}
-	assert_int_equal(seen, 1);
+	c = cond_of(an, "straggler");
+	assert_true(c->met);
+	assert_int_equal(c->nblamed, 1);
+	assert_int_equal(c->blamed[0], 101);
+	assert_string_equal(c->detail, "ms 5000 on rank 101, median 1051");
 	run_free(r);
 	tu_rmdir(dir);
 }
@@ -539,6 +534,38 @@ test_borrowed_time_keeps_text(void **state)
 	tu_rmdir(dir);
 }
 
+/* Nine ranks' files of a line each, lines[rank]; then what the incident
+ * kept of each rank's "err" line reads back as that line, compacted but
+ * for the ranks in plain (a bit each), under so many skeletons. */
+static void
+kept_texts_read_back(const char *const *lines, unsigned plain, size_t skeletons)
+{
+	char *dir = tu_tmpdir(), name[32], buf[EVENT_TEXT_MAX + 1];
+	struct run *r;
+	size_t i, k, seen = 0;
+
+	for (k = 0; k < 9; k++) {
+		snprintf(name, sizeof name, "rank%zu.log", k);
+		TU_WRITE(dir, name, lines[k]);
+		TU_APPEND(dir, name, "\n");
+	}
+	(void)analyse(&r, dir);
+	for (i = 0; i < r->incident->nevents; i++) {
+		const struct event *ev = r->incident->events[i];
+
+		if (strcmp(ev->sig->id, "err") != 0)
+			continue;
+		assert_true(ev->rank >= 0 && ev->rank < 9);
+		assert_int_equal(ev->kept, plain >> ev->rank & 1 ? 1 : 2);
+		assert_string_equal(event_text(ev, buf), lines[ev->rank]);
+		seen++;
+	}
+	assert_int_equal(seen, 9);
+	assert_int_equal(r->incident->skeletons.n, skeletons);
+	run_free(r);
+	tu_rmdir(dir);
+}
+
 /* The first failure line each rank keeps is stored as a skeleton the
  * ranks share and its numbers, and reads back the same: numbers of other
  * widths, an address, a line with no number at all, one with the byte
@@ -560,31 +587,9 @@ test_kept_texts_compact(void **state)
 		"2024-12-18 10:00:07,000 SomeError: [Rank 7] x7 7x 17 70 707 7.7 07 of 4096",
 		"2024-12-18 10:00:08,000 SomeError: rank 8 \002 lost 8 of 4096 after 3.4s",
 	};
-	char *dir = tu_tmpdir(), name[32], buf[EVENT_TEXT_MAX + 1];
-	struct run *r;
-	size_t i, k, seen = 0;
 
 	(void)state;
-	for (k = 0; k < sizeof lines / sizeof *lines; k++) {
-		snprintf(name, sizeof name, "rank%zu.log", k);
-		TU_WRITE(dir, name, lines[k]);
-		TU_APPEND(dir, name, "\n");
-	}
-	(void)analyse(&r, dir);
-	for (i = 0; i < r->incident->nevents; i++) {
-		const struct event *ev = r->incident->events[i];
-
-		if (strcmp(ev->sig->id, "err") != 0)
-			continue;
-		assert_true(ev->rank >= 0 && ev->rank < 9);
-		assert_int_equal(ev->kept, ev->rank == 4 || ev->rank == 8 ? 1 : 2);
-		assert_string_equal(event_text(ev, buf), lines[ev->rank]);
-		seen++;
-	}
-	assert_int_equal(seen, 9);
-	assert_int_equal(r->incident->skeletons.n, 4);
-	run_free(r);
-	tu_rmdir(dir);
+	kept_texts_read_back(lines, 1u << 4 | 1u << 8, 4);
 }
 
 /* A kept line's words as the first line's, in runs (a byte for up to 16
@@ -597,14 +602,13 @@ test_kept_texts_runs(void **state)
 	static const char *const differ[] = {
 		"", "", "a", "p", "q", "", "~", "ace", "",
 	};
-	char *dir = tu_tmpdir(), name[32], line[EVENT_TEXT_MAX], buf[EVENT_TEXT_MAX + 1];
-	char want[9][EVENT_TEXT_MAX];
-	struct run *r;
-	size_t i, k, w, seen = 0;
+	char line[9][EVENT_TEXT_MAX];
+	const char *lines[9];
+	size_t k, w;
 
 	(void)state;
 	for (k = 0; k < 9; k++) {
-		size_t n = (size_t)snprintf(line, sizeof line, "SomeError: rank %zu", k);
+		size_t n = (size_t)snprintf(line[k], sizeof line[k], "SomeError: rank %zu", k);
 
 		/* 30 numbered words; word w differs when differ[k] names it
 		 * ('a' + w), or every other one (k 5), or all (k 8) */
@@ -612,30 +616,13 @@ test_kept_texts_runs(void **state)
 			int own = k == 8 || (k == 5 && w % 2 == 1) ||
 			    strchr(differ[k], (int)('a' + w)) != NULL;
 
-			n += (size_t)snprintf(line + n, sizeof line - n, " %c%zu",
+			n += (size_t)snprintf(line[k] + n, sizeof line[k] - n, " %c%zu",
 			    own ? 'y' : 'x', own ? 900 + w + k : 100 + w);
 		}
 		assert_true(n < EVENT_TEXT_MAX);
-		memcpy(want[k], line, n + 1);
-		snprintf(name, sizeof name, "rank%zu.log", k);
-		TU_WRITE(dir, name, line);
-		TU_APPEND(dir, name, "\n");
+		lines[k] = line[k];
 	}
-	(void)analyse(&r, dir);
-	for (i = 0; i < r->incident->nevents; i++) {
-		const struct event *ev = r->incident->events[i];
-
-		if (strcmp(ev->sig->id, "err") != 0)
-			continue;
-		assert_true(ev->rank >= 0 && ev->rank < 9);
-		assert_int_equal(ev->kept, 2);
-		assert_string_equal(event_text(ev, buf), want[ev->rank]);
-		seen++;
-	}
-	assert_int_equal(seen, 9);
-	assert_int_equal(r->incident->skeletons.n, 1);
-	run_free(r);
-	tu_rmdir(dir);
+	kept_texts_read_back(lines, 0, 1);
 }
 
 /* A kept event with the facts of its signature's first event, in the

@@ -13,24 +13,32 @@ static const char rule[] =
     "  - {id: boom, role: initiating, pattern: 'BOOM happened here'}\n"
     "  - {id: to, role: collateral, pattern: 'timed out waiting here'}\n";
 
+/* The rule above, from a file in rdir. */
+static struct rulebook *
+load_rule(const char *rdir, struct notes *ns)
+{
+	struct rulebook *rb = rulebook_new();
+
+	notes_init(ns);
+	TU_WRITE(rdir, "t.yaml", rule);
+	rulebook_load_dir(rb, rdir, ns);
+	rulebook_finish(rb, ns);
+	return rb;
+}
 
 static void
 test_rows(void **state)
 {
 	char *rdir = tu_tmpdir(), *dir = tu_tmpdir(), *why = NULL;
 	const char *paths[1] = { dir };
-	struct rulebook *rb = rulebook_new();
 	struct notes ns;
+	struct rulebook *rb = load_rule(rdir, &ns);
 	struct run *r;
 	struct timeline_view v;
 	enum cell c[60];
 	int m, col;
 
 	(void)state;
-	notes_init(&ns);
-	TU_WRITE(rdir, "t.yaml", rule);
-	rulebook_load_dir(rb, rdir, &ns);
-	rulebook_finish(rb, &ns);
 	/* rank 0 logs every minute 0-9 then times out at 19;
 	 * rank 1 logs minutes 0-4, fails at 5 and writes nothing more */
 	for (m = 0; m < 10; m++)
@@ -87,9 +95,9 @@ test_report_keeps_none(void **state)
 	static const char *const fmts[] = { "text", "json", "markdown" };
 	char *rdir = tu_tmpdir(), *dir = tu_tmpdir(), *why = NULL;
 	const char *paths[1] = { dir };
-	struct rulebook *rb = rulebook_new();
 	struct run_options once = { 0 };
 	struct notes ns;
+	struct rulebook *rb = load_rule(rdir, &ns);
 	struct run *kept, *none;
 	struct timeline_view v;
 	enum cell c[60];
@@ -97,10 +105,6 @@ test_report_keeps_none(void **state)
 	int m;
 
 	(void)state;
-	notes_init(&ns);
-	TU_WRITE(rdir, "t.yaml", rule);
-	rulebook_load_dir(rb, rdir, &ns);
-	rulebook_finish(rb, &ns);
 	for (m = 0; m < 10; m++)
 		tu_say(dir, 0, m, 0, "step");
 	tu_say(dir, 0, 19, 0, "timed out waiting here");
