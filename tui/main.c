@@ -892,7 +892,7 @@ main(int argc, char **argv)
 	 * run grows by realloc (its events, ranks, files) come from the heap,
 	 * each step leaving a hole as large as the array was. Kept at its
 	 * first value, they stay mapped: they grow in place and go back to
-	 * the system when freed (a 131,072-rank report: 1 MiB less). */
+	 * the system when freed (a 131,072-rank report: 1.6 MiB less). */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
 	while ((c = getopt_long(argc, argv, "rf:o:R:hVwj:", longopts, NULL)) != -1) {
