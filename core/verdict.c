@@ -48,6 +48,7 @@ void
 verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 {
 	size_t i, j, before = in->rank_n;
+	uint32_t *co_at;
 	int r;
 
 	/* Rows for ranks the logs do not show: those scored (named by
@@ -63,6 +64,16 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 	if (in->rank_n != before) {
 		incident_sort(in);
 		incident_index(in);	/* the events by rank, for the new order */
+	}
+	/* each rank's place among the initiating ones (co_at[k] - 1), found
+	 * once, not by a look through them all for each rank */
+	co_at = xcalloc(in->rank_n + 1, sizeof *co_at);
+	for (j = p->nco; j-- > 0; ) {
+		const struct rankstate *rs = p->co[j]->rank >= 0 ?
+		    incident_rank(in, p->co[j]->rank) : NULL;
+
+		if (rs != NULL)
+			co_at[rs->k] = (uint32_t)j + 1;	/* (the first, as the look found) */
 	}
 	for (i = 0; i < in->rank_n; i++) {
 		struct rankstate *rs = in->rank_v[i];
@@ -80,11 +91,8 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 			continue;
 		}
 		assign_role(rs, RR_HEALTHY, NULL);
-		for (j = 0; j < p->nco; j++)
-			if (p->co[j]->rank == rank)
-				break;
-		if (j < p->nco) {
-			assign_role(rs, RR_INITIATING, p->co[j]->sig->entry->title);
+		if (co_at[i] != 0) {
+			assign_role(rs, RR_INITIATING, p->co[co_at[i] - 1]->sig->entry->title);
 			continue;
 		}
 		if (score >= 2 && an->verdict == VERDICT_HANG) {
@@ -101,6 +109,7 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 		else if (score >= 1.5)
 			assign_role(rs, an->verdict == VERDICT_HEALTHY ? RR_SILENT : RR_SUSPECT, NULL);
 	}
+	free(co_at);
 	for (i = 0; i < in->rank_n; i++)
 		an->role_count[in->rank_v[i]->role]++;
 }
