@@ -15,6 +15,12 @@
 #                      layout below 16KiB: 131,072 ranks x 1KiB = 128 MiB)
 #   BENCH_REPEAT=N     timed repetitions per tool and size (default 3; median)
 #   RANKWATCH=PATH     binary to measure (default ./rankwatch of this tree)
+#   SWEEP_FAIL=all     every rank fails (a CUDA OOM of its own, at a second
+#                      of one minute drawn for it, after a step line),
+#                      instead of genrun.py's run where one rank fails and
+#                      the others time out: what the initiating pass and
+#                      the ties cost when all ranks are candidates (the
+#                      bytes per rank are then about 250, not SWEEP_SIZE)
 #
 # It fails loudly (exit 1, "SUPERLINEAR") when the time or the peak RSS per
 # rank at the largest size is more than twice what it is at the smallest:
@@ -37,12 +43,46 @@ rows=()
 first_us= first_kib=
 worst=0
 
+# gen_allfail DIR RANKS: a run where every rank fails (SWEEP_FAIL=all),
+# or the one made before with the same parameters
+gen_allfail() {
+	local dir=$1 ranks=$2 stamp="allfail ranks=$2 v1"
+
+	if [ -f "$dir.stamp" ] && [ "$(cat "$dir.stamp")" = "$stamp" ] && [ -d "$dir" ]; then
+		echo "  reusing $dir"
+		return
+	fi
+	rm -rf "$dir" "$dir.stamp"
+	mkdir -p "$dir"
+	python3 - "$dir" "$ranks" <<'PY'
+import random, sys
+out, n = sys.argv[1], int(sys.argv[2])
+rng = random.Random(7)
+for k in range(n):
+    s = rng.randint(0, 59)
+    with open("%s/rank%d.log" % (out, k), "w") as f:
+        f.write("2024-12-18 19:01:%02d,650 INFO train.py:196 step 40001 | 1118.1 ms/step\n" % s)
+        f.write("2024-12-18 19:02:%02d,%03d ERROR [rank%d]: torch.OutOfMemoryError: CUDA out of "
+                "memory. Tried to allocate 3.91 GiB. GPU 4 has a total capacity of 79.10 GiB "
+                "of which 2.87 GiB is free.\n" % (s, rng.randint(0, 999), k))
+PY
+	echo "$stamp" > "$dir.stamp"
+}
+
 for ranks in $SIZES; do
-	name=sweep${ranks}x$SIZE
-	dir=$OUT/$name
-	echo
-	echo "== $ranks ranks x $SIZE"
-	gen_run "$dir" "$ranks" "$SIZE"
+	if [ "${SWEEP_FAIL:-}" = all ]; then
+		name=sweepfail${ranks}
+		dir=$OUT/$name
+		echo
+		echo "== $ranks ranks, every one failing"
+		gen_allfail "$dir" "$ranks"
+	else
+		name=sweep${ranks}x$SIZE
+		dir=$OUT/$name
+		echo
+		echo "== $ranks ranks x $SIZE"
+		gen_run "$dir" "$ranks" "$SIZE"
+	fi
 	bytes=$(find "$dir" -name 'rank*.log' -printf '%s\n' | awk '{s += $1} END {print s}')
 	find "$dir" -name 'rank*.log' -print0 | xargs -0 cat > /dev/null	# warm
 	rm -f "$OUT/$name".t.*
