@@ -38,6 +38,8 @@ struct matcher {
 	size_t			 ngrams;
 	int32_t			 heads[1u << HASH_BITS];
 	uint64_t		 bitmap[GRAM_SIZE / 64];
+	uint64_t		 pairs[GRAM_SIZE / 64];	/* 8-byte windows around each gram */
+	int			 unpaired;	/* a gram has none: pairs says nothing */
 	size_t			 nreq;		/* distinct requires lists */
 	size_t			 nbyreq;	/* signatures with byreq set */
 	int			*reqof;		/* per signature: its list, -1 */
@@ -94,6 +96,40 @@ static inline uint32_t
 gram_hash(uint32_t k, unsigned bits)
 {
 	return (k * 0x9E3779B1u) >> (32 - bits);
+}
+
+/* The second look at a gram the bitmap let through: most such grams are
+ * common words ("loss", "step") that a fragment shares with every
+ * progress line. A fragment that holds the gram at offset j also holds
+ * the 8 bytes from j (when it goes on 4 more) or from j - 4 (when 4 come
+ * before): m->pairs marks every such 8-byte window of every gram, so a
+ * text position where neither window is marked starts no fragment. */
+static inline uint32_t
+pair_hash(uint64_t v)
+{
+	return (uint32_t)(((v | FOLD8) * 0x9E3779B97F4A7C15ull) >> (64 - GRAM_BITS));
+}
+
+static void
+pair_set(struct matcher *m, const unsigned char *p)
+{
+	uint32_t h = pair_hash(load8(p));
+
+	m->pairs[h >> 6] |= 1ull << (h & 63);
+}
+
+static inline int
+pair_may(const struct matcher *m, const unsigned char *t, size_t n, size_t i)
+{
+	uint32_t h;
+
+	if (m->unpaired || i < 4 || i + 8 > n)
+		return 1;
+	h = pair_hash(load8(t + i));
+	if (m->pairs[h >> 6] >> (h & 63) & 1)
+		return 1;
+	h = pair_hash(load8(t + i - 4));
+	return m->pairs[h >> 6] >> (h & 63) & 1;
 }
 
 /* --- fragment extraction ------------------------------------------------ */
@@ -363,6 +399,8 @@ index_grams(struct matcher *m)
 	m->grams = NULL;
 	m->ngrams = 0;
 	memset(m->bitmap, 0, sizeof m->bitmap);
+	memset(m->pairs, 0, sizeof m->pairs);
+	m->unpaired = 0;
 	for (i = 0; i < (1u << HASH_BITS); i++)
 		m->heads[i] = -1;
 	for (i = 0; i < m->nfrags; i++) {
@@ -384,6 +422,12 @@ index_grams(struct matcher *m)
 			m->heads[h] = (int32_t)m->ngrams++;
 			h = gram_hash(k, GRAM_BITS);
 			m->bitmap[h >> 6] |= 1ull << (h & 63);
+			if (j + 8 <= f->len)
+				pair_set(m, f->s + j);
+			if (j >= 4)
+				pair_set(m, f->s + j - 4);
+			if (j + 8 > f->len && j < 4)
+				m->unpaired = 1;
 		}
 	}
 }
@@ -863,7 +907,8 @@ scan_grams(const struct matcher *m, const unsigned char *t, size_t n,
 			size_t at = base + (size_t)__builtin_ctzll(hits) * step;
 
 			hits &= hits - 1;
-			grams_at(m, t, n, at, fold4(t + at), out);
+			if (pair_may(m, t, n, at))
+				grams_at(m, t, n, at, fold4(t + at), out);
 		}
 	}
 }
