@@ -409,6 +409,58 @@ this_line(const struct source *src)
 	return src->rd->midline ? src->rd->lineno : src->rd->lineno + 1;
 }
 
+/* The newlines of a buffer, in order: 64 bytes are looked at with a few
+ * vector compares and their newlines kept as a mask, which the lines of
+ * those bytes (two or three to a typical 64) then share, where a memchr
+ * per line would start over at each. */
+struct newlines {
+	const char	*blk;	/* mask's first byte; NULL: no mask */
+	const char	*end;
+	uint64_t	 mask;	/* bit i: blk[i] == '\n' */
+};
+
+static void
+newlines_init(struct newlines *nl, const char *end)
+{
+	nl->blk = NULL;
+	nl->end = end;
+	nl->mask = 0;
+}
+
+/* The first newline at or after p (p past the last one returned), or
+ * NULL. */
+static const char *
+newlines_next(struct newlines *nl, const char *p)
+{
+#ifdef __SSE2__
+	const __m128i lf = _mm_set1_epi8('\n');
+
+	for (;;) {
+		uint64_t m;
+
+		if (nl->blk == NULL || p >= nl->blk + 64) {
+			if (nl->end - p < 64)
+				return memchr(p, '\n', (size_t)(nl->end - p));
+			nl->blk = p;
+			nl->mask = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)p), lf)) |
+			    (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)(p + 16)), lf)) << 16 |
+			    (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)(p + 32)), lf)) << 32 |
+			    (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)(p + 48)), lf)) << 48;
+		}
+		m = nl->mask >> (p - nl->blk);
+		if (m != 0)
+			return p + __builtin_ctzll(m);
+		p = nl->blk + 64;
+	}
+#else
+	return memchr(p, '\n', (size_t)(nl->end - p));
+#endif
+}
+
 /* Bytes p[0..n) with no NUL in them. */
 static void
 feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
@@ -418,9 +470,11 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 	uint64_t base = src->rd->offset + src->rd->carrylen;	/* where p[0] is in the file */
 	/* one look for '\r' here spares line_parse one per line */
 	int crfree = memchr(p, '\r', n) == NULL;
+	struct newlines nls;
 
+	newlines_init(&nls, end);
 	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
+		nl = newlines_next(&nls, p);
 		if (src->rd->skipping) {
 			if (nl == NULL) {
 				src->rd->offset = base + n;	/* skipped to here */

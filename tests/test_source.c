@@ -387,6 +387,76 @@ test_errorjson(void **state)
 	tu_rmdir(dir);
 }
 
+/* Lines of every length from 0 to 200 bytes (some ending in CRLF), fed
+ * whole and in pieces cut at random: each comes out once, in order, with
+ * its own bytes, offset and number, however the newlines fall against
+ * the 64-byte blocks the splitter looks at. */
+struct split {
+	const char	*text;	/* what was fed, whole */
+	const size_t	*start;	/* of each line */
+	const size_t	*len;	/* without its newline (and CR) */
+	size_t		 n, bad;
+};
+
+static void
+split_check(void *arg, struct source *src, const char *text, size_t len,
+    uint64_t offset, unsigned long lineno, int truncated)
+{
+	struct split *sp = arg;
+
+	(void)src;
+	if (sp->n >= 4000 || truncated || lineno != sp->n + 1 || offset != sp->start[sp->n] ||
+	    len != sp->len[sp->n] || memcmp(text, sp->text + offset, len) != 0)
+		sp->bad++;
+	sp->n++;
+}
+
+static void
+test_lines_split_anywhere(void **state)
+{
+	static char text[4000 * 210];
+	static size_t start[4000], len[4000];
+	size_t n = 0, i, at;
+	unsigned seed = 99;
+	int pass;
+
+	(void)state;
+	for (i = 0; i < 4000; i++) {
+		size_t l = i < 201 ? i : (seed = seed * 1103515245u + 12345u) >> 16 & 255;
+		size_t k;
+
+		start[i] = n;
+		for (k = 0; k < l; k++)
+			text[n++] = (char)('a' + (k + i) % 26);
+		len[i] = l;
+		if (l > 0 && i % 7 == 0)
+			text[n - 1] = '\r';	/* CRLF: the CR is not the line's */
+		if (l > 0 && i % 7 == 0)
+			len[i]--;
+		text[n++] = '\n';
+	}
+	for (pass = 0; pass < 2; pass++) {
+		struct notes ns;
+		struct source *s = source_new("/nonexistent/rank0.log", "rank0.log", SOURCE_LOG, 0, -1, 0);
+		struct split sp = { text, start, len, 0, 0 };
+
+		notes_init(&ns);
+		for (at = 0; at < n;) {
+			size_t piece = pass == 0 ? n : 1 + ((seed = seed * 1103515245u + 12345u) >> 16) % 300;
+
+			if (piece > n - at)
+				piece = n - at;
+			source_feed(s, text + at, piece, &ns, split_check, &sp);
+			at += piece;
+		}
+		assert_int_equal(sp.n, 4000);
+		assert_int_equal(sp.bad, 0);
+		assert_int_equal(ns.n, 0);
+		source_free(s);
+		notes_release(&ns);
+	}
+}
+
 int
 main(void)
 {
@@ -399,6 +469,7 @@ main(void)
 		cmocka_unit_test(test_binary_nul_fifo),
 		cmocka_unit_test(test_binary_heads),
 		cmocka_unit_test(test_errorjson),
+		cmocka_unit_test(test_lines_split_anywhere),
 	};
 
 	setenv("TZ", "UTC", 1);
