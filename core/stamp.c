@@ -193,6 +193,12 @@ parse_frac(const char *p, size_t n, struct civil *c)
 
 	if (n < 2 || (p[0] != '.' && p[0] != ','))
 		return 0;
+	/* milliseconds, Python logging's ",123": most stamps */
+	if (n >= 4 && isdig(p[1]) && isdig(p[2]) && isdig(p[3]) && (n == 4 || !isdig(p[4]))) {
+		c->nsec = ((p[1] - '0') * 100 + (p[2] - '0') * 10 + (p[3] - '0')) * 1000000;
+		c->has_frac = 1;
+		return 4;
+	}
 	for (i = 1; i < n && isdig(p[i]); i++)
 		if (i <= 9)
 			v = v * 10 + (p[i] - '0');
@@ -242,14 +248,17 @@ parse_date(const char *p, size_t n, struct civil *c)
 size_t
 stamp_parse_iso(const char *p, size_t n, struct civil *c)
 {
-	/* Lines of the same second repeat the first 19 bytes: read once (per
-	 * thread). */
-	static _Thread_local char last[19];
+	/* Lines of the same minute repeat the first 17 bytes: read once (per
+	 * thread); the seconds are read each time. */
+	static _Thread_local char last[17];
 	static _Thread_local struct civil lastc;
 	size_t i, t;
 
-	if (n >= 19 && lastc.year != 0 && memcmp(p, last, 19) == 0) {
+	if (n >= 19 && lastc.year != 0 && memcmp(p, last, 17) == 0 && isdig(p[17]) &&
+	    isdig(p[18])) {
 		*c = lastc;
+		if ((c->sec = (p[17] - '0') * 10 + (p[18] - '0')) > 60)
+			return 0;
 		i = 19 + parse_frac(p + 19, n - 19, c);
 	} else {
 		if (parse_date(p, n, c) == 0 || n < 19 || (p[10] != ' ' && p[10] != 'T'))
@@ -257,7 +266,7 @@ stamp_parse_iso(const char *p, size_t n, struct civil *c)
 		if ((t = stamp_parse_hms(p + 11, n - 11, c)) == 0)
 			return 0;
 		i = 11 + t;
-		memcpy(last, p, 19);
+		memcpy(last, p, 17);
 		lastc = *c;
 		lastc.has_frac = 0;
 		lastc.nsec = 0;

@@ -50,6 +50,50 @@ test_parsers(void **state)
 	assert_int_equal(stamp_parse_hms("", 0, &c), 0);
 }
 
+/* Stamps of one minute in a row (read once up to the seconds, then only
+ * their seconds and fraction): each reads as it would alone. */
+static void
+test_parsers_same_minute(void **state)
+{
+	static const struct {
+		const char	*s;
+		size_t		 len;
+		int		 min, sec;
+		int32_t		 nsec;
+		int		 frac;
+	} v[] = {
+		{ "2024-05-01 12:00:07,123 x", 23, 0, 7, 123000000, 1 },
+		{ "2024-05-01 12:00:59.5 x", 21, 0, 59, 500000000, 1 },
+		{ "2024-05-01 12:00:61,000", 0, 0, 0, 0, 0 },	/* no such second */
+		{ "2024-05-01 12:00:1x,000", 0, 0, 0, 0, 0 },
+		{ "2024-05-01 12:00:08,1234 x", 24, 0, 8, 123400000, 1 },
+		{ "2024-05-01 12:00:08,12 x", 22, 0, 8, 120000000, 1 },
+		{ "2024-05-01 12:00:08,123456789123 x", 32, 0, 8, 123456789, 1 },
+		{ "2024-05-01 12:00:09 x", 19, 0, 9, 0, 0 },
+		{ "2024-05-01 12:00:09,", 19, 0, 9, 0, 0 },	/* a comma, no digits */
+		{ "2024-05-01 12:01:00,000", 23, 1, 0, 0, 1 },
+		{ "2024-05-01 12:01:05,5", 21, 1, 5, 500000000, 1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof v / sizeof *v; i++) {
+		struct civil c;
+
+		memset(&c, 0xa5, sizeof c);
+		assert_int_equal(stamp_parse_iso(v[i].s, strlen(v[i].s), &c), v[i].len);
+		if (v[i].len == 0)
+			continue;
+		assert_int_equal(c.year, 2024);
+		assert_int_equal(c.mday, 1);
+		assert_int_equal(c.hour, 12);
+		assert_int_equal(c.min, v[i].min);
+		assert_int_equal(c.sec, v[i].sec);
+		assert_int_equal(c.has_frac, v[i].frac);
+		assert_int_equal(c.nsec, v[i].nsec);
+	}
+}
+
 static void
 test_year_recovery_across_new_year(void **state)
 {
@@ -99,6 +143,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_civil_roundtrip),
 		cmocka_unit_test(test_parsers),
+		cmocka_unit_test(test_parsers_same_minute),
 		cmocka_unit_test(test_year_recovery_across_new_year),
 		cmocka_unit_test(test_format_span),
 	};
