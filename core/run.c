@@ -69,9 +69,10 @@ pending_bound(struct run *r, struct source *src, const struct stamp *upper)
 static void
 apply_line(struct run *r, struct source *src, const struct rec *rc)
 {
-	struct line ln;
+	/* a copy of a blank line, not a memset: one for each few lines */
+	static const struct line blank;
+	struct line ln = blank;
 
-	memset(&ln, 0, sizeof ln);
 	ln.rank = rc->rank;
 	ln.host = rc->u.host;
 	ln.hostlen = rc->hostlen;
