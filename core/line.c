@@ -426,6 +426,12 @@ may_peel(const char *p, size_t n, const struct peeled *pl)
 	if (n == 0)
 		return 0;
 	c = (unsigned char)p[0];
+	/* a date, "2024-12-18 " or "[2024-12-18", as most lines start: no
+	 * prefix (peel_one reads 4 digits and a '-', which none has) */
+	if (n > 10 && (c == '[' ? isdig(p[1]) && isdig(p[2]) && isdig(p[3]) && isdig(p[4]) &&
+	    p[5] == '-' : isdig((char)c) && isdig(p[1]) && isdig(p[2]) && isdig(p[3]) &&
+	    p[4] == '-' && p[7] == '-' && p[10] == ' '))
+		return 0;
 	if (c == 0x1b || c == 'P' || c == ' ' || c == '[' || c == '(' || isdig((char)c))
 		return 1;
 	/* host_prefix: a host character, not - or . */

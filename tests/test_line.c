@@ -258,6 +258,35 @@ test_headers_with_dates(void **state)
 	assert_int_equal(c.mon, 5);
 }
 
+/* A date first is no launcher prefix (peel_one is not asked), but a
+ * number of the same digits with a launcher's punctuation still is. */
+static void
+test_dates_and_numbers_first(void **state)
+{
+	(void)state;
+	parse("2024-06-12 10:03:11,482 INFO [rank3]: x");
+	assert_int_equal(ln.rank, 3);	/* NCCL 2.26+ and loggers: prefixes after the date */
+	msg_is("x");
+	assert_true(ln.ts.flags & STAMP_TIME);
+	parse("[2024-06-12 10:03:11,482] [INFO] y");
+	assert_int_equal(ln.rank, -1);
+	msg_is("y");
+	parse("2024: z");
+	assert_int_equal(ln.rank, 2024);
+	assert_int_equal(ln.rank_from, RANK_LABEL);
+	msg_is("z");
+	parse("[2024]: w");
+	assert_int_equal(ln.rank, 2024);
+	assert_int_equal(ln.rank_from, RANK_PREFIX);
+	msg_is(" w");	/* a template's own space */
+	parse("[2024,7]<stderr>:v");
+	assert_int_equal(ln.rank, 7);
+	msg_is("v");
+	parse("2024-06-12-node7: u");	/* a host, not a date */
+	assert_int_equal(ln.hostlen, strlen("2024-06-12-node7"));
+	msg_is("u");
+}
+
 static void
 test_glog_and_nccl(void **state)
 {
@@ -519,6 +548,7 @@ main(void)
 		cmocka_unit_test_setup(test_slurm_label_mpi_ray, reset),
 		cmocka_unit_test_setup(test_glued_after_progress_bar, reset),
 		cmocka_unit_test_setup(test_headers_with_dates, reset),
+		cmocka_unit_test_setup(test_dates_and_numbers_first, reset),
 		cmocka_unit_test_setup(test_glog_and_nccl, reset),
 		cmocka_unit_test_setup(test_kernel_log_headers, reset),
 		cmocka_unit_test_setup(test_inherited_time_and_records, reset),
