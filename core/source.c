@@ -935,7 +935,11 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			src->rd->chunk_fn(arg, src, buf, (size_t)r);
 		source_feed(src, buf, (size_t)r, ns, fn, arg);
 		if (budget != 0 && (uint64_t)total >= budget) {
-			if (more != NULL)
+			/* more to read, unless the file was read to the size it
+			 * had when opened (as below): a file of exactly the budget
+			 * takes one batch, not a second, empty one */
+			if (more != NULL && (SOURCE_IS_STREAM(src) ||
+			    base + (uint64_t)r < (uint64_t)sb.st_size))
 				*more = 1;
 			break;
 		}

@@ -387,6 +387,63 @@ test_errorjson(void **state)
 	tu_rmdir(dir);
 }
 
+/* Read with a budget: a file read to its size when opened is at its end,
+ * even when that size is the budget (no second, empty read is asked for);
+ * a longer one has more. */
+static void
+test_budget_end(void **state)
+{
+	char *dir = tu_tmpdir(), *path, text[4096];
+	struct notes ns;
+	struct source *s;
+	struct got g = { .n = 0 };
+	int more = -1;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof text; i++)
+		text[i] = i % 64 == 63 ? '\n' : 'x';
+	notes_init(&ns);
+	path = tu_write(dir, "rank0.log", text, sizeof text, 0);
+	s = source_new(path, "rank0.log", SOURCE_LOG, 0, -1, 0);
+	assert_int_equal(source_read_some(s, buf, &ns, sizeof text, &more, collect, &g), sizeof text);
+	assert_int_equal(more, 0);
+	assert_int_equal(g.n, 64);
+	source_free(s);
+	free(path);
+	path = tu_write(dir, "rank1.log", text, sizeof text, 0);
+	s = source_new(path, "rank1.log", SOURCE_LOG, 1, -1, 0);
+	g.n = 0;
+	assert_int_equal(source_read_some(s, buf, &ns, 1024, &more, collect, &g), sizeof text);
+	assert_int_equal(more, 0);	/* one chunk holds it all: read to its size */
+	source_free(s);
+	free(path);
+	/* two chunks and a bit, a chunk at a time: more, more, then the end */
+	{
+		size_t big = 2 * SOURCE_CHUNK + sizeof text, off;
+		char *t = malloc(big);
+		int calls = 0;
+
+		for (off = 0; off < big; off += sizeof text)
+			memcpy(t + off, text, sizeof text);
+		path = tu_write(dir, "rank2.log", t, big, 0);
+		s = source_new(path, "rank2.log", SOURCE_LOG, 2, -1, 0);
+		g.n = 0;
+		do {
+			assert_true(source_read_some(s, buf, &ns, SOURCE_CHUNK, &more, collect, &g) > 0);
+			calls++;
+		} while (more);
+		assert_int_equal(calls, 3);
+		assert_int_equal(g.n, (int)(big / 64));
+		source_free(s);
+		free(path);
+		free(t);
+	}
+	assert_int_equal(ns.n, 0);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
 /* Lines of every length from 0 to 200 bytes (some ending in CRLF), fed
  * whole and in pieces cut at random: each comes out once, in order, with
  * its own bytes, offset and number, however the newlines fall against
@@ -470,6 +527,7 @@ main(void)
 		cmocka_unit_test(test_binary_heads),
 		cmocka_unit_test(test_errorjson),
 		cmocka_unit_test(test_lines_split_anywhere),
+		cmocka_unit_test(test_budget_end),
 	};
 
 	setenv("TZ", "UTC", 1);
