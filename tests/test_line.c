@@ -263,25 +263,31 @@ test_headers_with_dates(void **state)
 static void
 test_dates_and_numbers_first(void **state)
 {
+	static const struct {
+		const char	*line;
+		int		 rank;
+		enum rank_from	 from;
+		const char	*msg;
+		int		 timed;
+	} v[] = {
+		/* NCCL 2.26+ and loggers: prefixes after the date */
+		{ "2024-06-12 10:03:11,482 INFO [rank3]: x", 3, RANK_PREFIX, "x", 1 },
+		{ "[2024-06-12 10:03:11,482] [INFO] y", -1, RANK_NONE, "y", 1 },
+		{ "2024: z", 2024, RANK_LABEL, "z", 0 },
+		{ "[2024]: w", 2024, RANK_PREFIX, " w", 0 },	/* a template's own space */
+		{ "[2024,7]<stderr>:v", 7, RANK_LABEL, "v", 0 },
+	};
+	size_t i;
+
 	(void)state;
-	parse("2024-06-12 10:03:11,482 INFO [rank3]: x");
-	assert_int_equal(ln.rank, 3);	/* NCCL 2.26+ and loggers: prefixes after the date */
-	msg_is("x");
-	assert_true(ln.ts.flags & STAMP_TIME);
-	parse("[2024-06-12 10:03:11,482] [INFO] y");
-	assert_int_equal(ln.rank, -1);
-	msg_is("y");
-	parse("2024: z");
-	assert_int_equal(ln.rank, 2024);
-	assert_int_equal(ln.rank_from, RANK_LABEL);
-	msg_is("z");
-	parse("[2024]: w");
-	assert_int_equal(ln.rank, 2024);
-	assert_int_equal(ln.rank_from, RANK_PREFIX);
-	msg_is(" w");	/* a template's own space */
-	parse("[2024,7]<stderr>:v");
-	assert_int_equal(ln.rank, 7);
-	msg_is("v");
+	for (i = 0; i < sizeof v / sizeof *v; i++) {
+		reset(NULL);
+		parse(v[i].line);
+		assert_int_equal(ln.rank, v[i].rank);
+		assert_int_equal(ln.rank_from, v[i].from);
+		msg_is(v[i].msg);
+		assert_int_equal(stamp_own(&ln.ts), v[i].timed);
+	}
 	parse("2024-06-12-node7: u");	/* a host, not a date */
 	assert_int_equal(ln.hostlen, strlen("2024-06-12-node7"));
 	msg_is("u");
