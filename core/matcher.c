@@ -892,10 +892,10 @@ scan_grams(const struct matcher *m, const unsigned char *t, size_t n,
 	 * probes on bench/genrun.py's 1 GiB run) and predicted as a miss,
 	 * which beats collecting 64 probes' hits in a mask */
 	for (i = 0; i <= n - 4; i += step) {
-		uint32_t h = gram_hash(fold4(t + i), GRAM_BITS);
+		uint32_t k = fold4(t + i), h = gram_hash(k, GRAM_BITS);
 
 		if (__builtin_expect(m->bitmap[h >> 6] >> (h & 63) & 1, 0) && pair_may(m, t, n, i))
-			grams_at(m, t, n, i, fold4(t + i), out);
+			grams_at(m, t, n, i, k, out);
 	}
 }
 

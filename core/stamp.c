@@ -254,10 +254,9 @@ stamp_parse_iso(const char *p, size_t n, struct civil *c)
 	static _Thread_local struct civil lastc;
 	size_t i, t;
 
-	if (n >= 19 && lastc.year != 0 && memcmp(p, last, 17) == 0 && isdig(p[17]) &&
-	    isdig(p[18])) {
+	if (n >= 19 && lastc.year != 0 && memcmp(p, last, 17) == 0) {
 		*c = lastc;
-		if ((c->sec = (p[17] - '0') * 10 + (p[18] - '0')) > 60)
+		if ((c->sec = two(p + 17)) < 0 || c->sec > 60)
 			return 0;
 		i = 19 + parse_frac(p + 19, n - 19, c);
 	} else {

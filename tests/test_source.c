@@ -444,7 +444,8 @@ test_budget_end(void **state)
 	tu_rmdir(dir);
 }
 
-/* Lines of every length from 0 to 200 bytes (some ending in CRLF), fed
+/* Lines of every length from 0 to 200 bytes, then of random lengths up to
+ * 255 (every seventh ending in CRLF), fed
  * whole and in pieces cut at random: each comes out once, in order, with
  * its own bytes, offset and number, however the newlines fall against
  * the 64-byte blocks the splitter looks at. */
@@ -486,10 +487,10 @@ test_lines_split_anywhere(void **state)
 		for (k = 0; k < l; k++)
 			text[n++] = (char)('a' + (k + i) % 26);
 		len[i] = l;
-		if (l > 0 && i % 7 == 0)
+		if (l > 0 && i % 7 == 0) {
 			text[n - 1] = '\r';	/* CRLF: the CR is not the line's */
-		if (l > 0 && i % 7 == 0)
 			len[i]--;
+		}
 		text[n++] = '\n';
 	}
 	for (pass = 0; pass < 2; pass++) {
