@@ -218,6 +218,9 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len)
 	wrap_keep(w, w->text, w->len, text, len, w->lineno, w->offset, w->joins + 1);
 	if (w->len == 0)
 		return;
+	/* the reader's word on this line's '\r's is not of the one kept,
+	 * which another read may have brought */
+	scratch.cr_free = 0;
 	line_parse(&scratch, w->text, w->len, &jl);
 	fc.host = line_host(src, &jl);
 	jl.lineno = w->lineno;
@@ -311,16 +314,20 @@ scan_enveloped(struct scanner *sc, struct source *src, const struct envelope *en
 {
 	const char *p = env->text, *e = env->text + env->len, *nl;
 	const char *host = env->node[0] != '\0' ? env->node : env->pod[0] != '\0' ? env->pod : NULL;
+	int cr_free = src->rd->ls.cr_free;
 
 	src->rd->ls.env_label = env->index;
 	src->rd->ls.env_host = host;
 	src->rd->ls.env_hostlen = host != NULL ? strlen(host) : 0;
 	src->rd->ls.env_ts = env->ts;
+	if (env->decoded)	/* (what the reader said is of the raw bytes) */
+		src->rd->ls.cr_free = 0;
 	do {
 		nl = memchr(p, '\n', (size_t)(e - p));
 		scan_plain(sc, src, p, (size_t)((nl != NULL ? nl : e) - p), offset, lineno, 0);
 		p = nl + 1;
 	} while (nl != NULL && p <= e);
+	src->rd->ls.cr_free = cr_free;
 	src->rd->ls.env_label = -1;
 	src->rd->ls.env_host = NULL;
 	src->rd->ls.env_hostlen = 0;

@@ -385,6 +385,64 @@ test_hard_wrapped_record(void **state)
 	done(&t);
 }
 
+/* A record glued after a progress bar's '\r' is read the same wherever
+ * the '\r' is: in a container runtime's JSON record (as "\\r", so the
+ * file's bytes hold none), in a file that has other '\r's (CRLF), and in
+ * the first half of a hard-wrapped record that was written, and read,
+ * before its second half. Each time the rank is the record's prefix. */
+#define BAR	"Epoch 1:  50%|#####     | 5/10 [00:01<00:01]"
+#define GLUED	"[rank3]:[E1130 06:00:01.000000000 ProcessGroupNCCL.cpp:632] [Rank 3] " \
+	"Watchdog caught collective operation timeout: WorkNCCL(SeqNum=430, " \
+	"OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096, Timeo"
+#define GLUED_END "ut(ms)=600000) ran for 600051 milliseconds before timing out."
+
+static void
+expect_prefix_rank(struct tcase *t, int live_halves, const char *name, const char *first,
+    const char *second)
+{
+	const char *paths[1] = { t->dir };
+	char *why = NULL;
+	const struct event *ev = NULL;
+	size_t i;
+
+	TU_WRITE(t->dir, name, first);
+	t->r = run_new(rb, paths, 1, NULL, &why);
+	assert_non_null(t->r);
+	if (live_halves) {
+		run_scan(t->r, 0);
+		TU_APPEND(t->dir, name, second);
+	}
+	run_scan(t->r, 1);
+	(void)incident_analyse(t->r->incident);
+	for (i = 0; i < t->r->incident->nevents; i++)
+		if (strcmp(t->r->incident->events[i]->sig->id, "watchdog-timeout") == 0)
+			ev = t->r->incident->events[i];
+	assert_non_null(ev);
+	assert_int_equal(ev->rank, 3);
+	assert_int_equal(ev->rank_from, RANK_PREFIX);
+	done(t);
+}
+
+static void
+test_glued_after_progress_bar(void **state)
+{
+	struct tcase t = { NULL, NULL };
+
+	(void)state;
+	t.dir = tu_tmpdir();
+	expect_prefix_rank(&t, 0, "plain.log", BAR "\r" GLUED GLUED_END "\n", NULL);
+	t.dir = tu_tmpdir();
+	expect_prefix_rank(&t, 0, "docker.log", "{\"log\":\"" BAR "\\r" GLUED GLUED_END
+	    "\\n\",\"stream\":\"stderr\",\"time\":\"2024-11-30T06:00:01.000Z\"}\n", NULL);
+	t.dir = tu_tmpdir();
+	expect_prefix_rank(&t, 0, "crlf.log", "{\"log\":\"" BAR "\\r" GLUED GLUED_END
+	    "\\n\",\"stream\":\"stderr\",\"time\":\"2024-11-30T06:00:01.000Z\"}\r\n", NULL);
+	t.dir = tu_tmpdir();
+	expect_prefix_rank(&t, 0, "wrapped.log", BAR "\r" GLUED "\n" GLUED_END "\n", NULL);
+	t.dir = tu_tmpdir();
+	expect_prefix_rank(&t, 1, "halves.log", BAR "\r" GLUED "\n", GLUED_END "\n");
+}
+
 /* Pastes: quoted in Markdown, in pytest's failure output, with the line
  * numbers a log viewer adds, behind pdsh's host prefix. */
 static void
@@ -629,6 +687,7 @@ main(void)
 		cmocka_unit_test(test_high_rank_costs_one_rank),
 		cmocka_unit_test(test_no_times_still_judged),
 		cmocka_unit_test(test_hard_wrapped_record),
+		cmocka_unit_test(test_glued_after_progress_bar),
 		cmocka_unit_test(test_pasted_excerpts),
 		cmocka_unit_test(test_symptom_is_no_rival),
 		cmocka_unit_test(test_dump_signal_points_at_rank),
