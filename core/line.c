@@ -525,7 +525,7 @@ static size_t
 header_glog(const char *p, size_t n, struct header *h)
 {
 	size_t i, d;
-	long mmdd, tid;
+	long mmdd;
 	const char *e;
 
 	if (n < 24 || !issev(p[0]) || number(p + 1, n - 1, 4, &mmdd) != 4 ||
@@ -536,7 +536,11 @@ header_glog(const char *p, size_t n, struct header *h)
 	i = 6 + d;
 	while (i < n && p[i] == ' ')
 		i++;
-	if ((d = number(p + i, n - i, 10, &tid)) == 0 || i + d >= n || p[i + d] != ' ')
+	/* a thread id: C++ glog's is the kernel's, Python's (torch.distributed
+	 * .elastic before 2.4) threading.get_ident(), of up to 20 digits */
+	for (d = 0; i + d < n && d < 20 && isdig(p[i + d]); d++)
+		;
+	if (d == 0 || i + d >= n || p[i + d] != ' ')
 		return 0;
 	i += d + 1;
 	e = memchr(p + i, ']', n - i < 300 ? n - i : 300);

@@ -302,6 +302,12 @@ test_glog_and_nccl(void **state)
 	msg_is("Sending process 17942 closing signal SIGINT");
 	assert_int_equal(ln.sev, 'W');
 	assert_true(ln.ts.flags & STAMP_NOYEAR);
+	/* before 2.4 torch.distributed.elastic's Python threads wrote their
+	 * threading.get_ident() there */
+	parse("I0617 03:17:51.687000 140319081027392 torch/distributed/elastic/agent/server/api.py:1"
+	    "] [default] Starting worker group");
+	msg_is("[default] Starting worker group");
+	assert_true(ln.ts.flags & STAMP_TIME);
 	parse("node-1:178:828 [0] NCCL INFO comm 0x55 rank 16 nranks 32 - Abort COMPLETE");
 	msg_is("NCCL INFO comm 0x55 rank 16 nranks 32 - Abort COMPLETE");
 	assert_int_equal(ln.pid, 178);
