@@ -390,7 +390,7 @@ attribute_records(struct incident *in)
 
 /* The world size, where the run establishes it: a fact world_size or
  * NCCL's nranks (the largest communicator seen), or every rank up to the
- * highest having written. Otherwise 0: the logs cover some ranks and no
+ * highest (1 or more) having written. Otherwise 0: the logs cover some ranks and no
  * more can be said of the others. */
 static void
 establish_world(const struct incident *in, struct analysis *an)
@@ -418,7 +418,8 @@ establish_world(const struct incident *in, struct analysis *an)
 		return;
 	}
 	an->world_from = NULL;
-	if (in->top > 0 && incident_active_ranks(in) == (size_t)in->top) {
+	/* (rank 0 alone says nothing: "[Rank 0]" lines, one rank's excerpt) */
+	if (in->top > 1 && incident_active_ranks(in) == (size_t)in->top) {
 		an->world = in->top;
 		an->world_from = "every rank up to the highest wrote";
 		return;

@@ -195,6 +195,35 @@ test_no_invented_ranks(void **state)
 	done(&t);
 }
 
+/* Ranks 0 and 1 of a combined log that both wrote make a world of 2;
+ * rank 0 alone (DeepSpeed's "[Rank 0]" lines, one rank's excerpt) makes
+ * none: the run may have had any number of ranks. */
+static void
+test_rank0_alone_is_no_world(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "[rank0]: Traceback (most recent call last):\n"
+	    "[rank0]:   File \"train.py\", line 9, in <module>\n"
+	    "[rank0]: RuntimeError: boom\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->world, 0);
+	done(&t);
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "combined.log",
+	    "[rank1]: step 3 done\n"
+	    "[rank0]: Traceback (most recent call last):\n"
+	    "[rank0]:   File \"train.py\", line 9, in <module>\n"
+	    "[rank0]: RuntimeError: boom\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->world, 2);
+	done(&t);
+}
+
 /* NCCL's communicator size establishes the world: a rank that never
  * wrote is then missing. */
 static void
@@ -681,6 +710,7 @@ main(void)
 		cmocka_unit_test(test_agent_local_rank_many_nodes_stays_unranked),
 		cmocka_unit_test(test_record_names_its_rank_later),
 		cmocka_unit_test(test_no_invented_ranks),
+		cmocka_unit_test(test_rank0_alone_is_no_world),
 		cmocka_unit_test(test_world_from_nranks),
 		cmocka_unit_test(test_world_from_combined_steps),
 		cmocka_unit_test(test_nodes_from_counted_lines),
