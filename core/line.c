@@ -1279,6 +1279,14 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 			    st->max_local + 1) + pl.tee_local, RANK_LOCAL);
 		else if (st->node >= 0 && st->nproc > 0)
 			set_rank(out, st->node * st->nproc + pl.tee_local, RANK_LOCAL);
+		else if (pl.prefix_rank >= pl.tee_local)
+			/* one node's: its global ranks are its local ranks
+			 * plus one offset, the node's first rank */
+			st->tee_offset = st->tee_offset == 0 ||
+			    st->tee_offset == pl.prefix_rank - pl.tee_local + 1 ?
+			    pl.prefix_rank - pl.tee_local + 1 : -1;
+		else if (st->tee_offset > 0)
+			set_rank(out, pl.tee_local + st->tee_offset - 1, RANK_LOCAL);
 		else
 			set_rank(out, pl.tee_local, RANK_LOCAL);
 	} else if (pl.label >= 0 && st->nproc <= 1 && st->max_local <= 0)

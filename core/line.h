@@ -69,6 +69,8 @@ struct linestate {
 	int		 sum_root;	/* in its Root Cause section */
 	int		 sum_rank;	/* rank of the current [idx]: entry */
 	int		 max_local;	/* highest torchrun local rank seen */
+	int		 tee_offset;	/* global - local rank of "[defaultL]:[rankG]:"
+					 * lines, + 1; 0 none seen, -1 several */
 	struct stamp	 sum_time;
 	unsigned long	 group_ranked;	/* lines ranked only by a group rank */
 	int		 cr_free;	/* set by the reader: the lines it hands

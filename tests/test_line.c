@@ -149,9 +149,23 @@ test_torchrun_tee_local_rank(void **state)
 	assert_int_equal(ln.rank, 11);	/* the global prefix wins */
 	assert_int_equal(ln.local_rank, 3);
 	msg_is("boom");
+	/* the same node's lines with the local prefix alone: rank 11 said
+	 * its node's ranks are its local ranks + 8 */
 	parse("[default3]:hello world");
-	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.rank, 11);
 	assert_int_equal(ln.rank_from, RANK_LOCAL);
+	parse("[default1]:frame #0: c10::Error::Error + 0x96");
+	assert_int_equal(ln.rank, 9);
+	/* a second node's in the same stream: which node a local rank is on
+	 * is no longer known, and it is taken as it is */
+	parse("[default3]:[rank3]:[E606 09:09:09.164985384 ProcessGroupNCCL.cpp:757] boom");
+	assert_int_equal(ln.rank, 3);
+	parse("[default1]:frame #0: c10::Error::Error + 0x96");
+	assert_int_equal(ln.rank, 1);
+	assert_int_equal(ln.rank_from, RANK_LOCAL);
+	parse("[default1]:[rank9]:x");
+	parse("[default1]:y");
+	assert_int_equal(ln.rank, 1);
 	/* the torchrun summary's "[0]:" alone is not a prefix */
 	parse("[0]:");
 	msg_is("[0]:");
