@@ -8,6 +8,9 @@ out=$("$RW" --check-rules "$top_srcdir/rules" 2>&1); rc=$?
 echo "$out" | tail -3
 check "--check-rules passes on rules/" [ "$rc" -eq 0 ]
 check "--check-rules reports all rules valid" sh -c 'echo "$1" | grep -q "all rules are valid"' _ "$out"
+# a shipped signature without a literal to look for runs its regex on every
+# line of every run: the prefilter must cover them all
+check "every shipped signature is prefiltered" sh -c 'echo "$1" | grep -q " 0 signatures unfiltered"' _ "$out"
 
 mkdir -p "$TMP/bad"
 printf 'id: broken\ntitle: [unclosed\n' > "$TMP/bad/broken.yaml"
