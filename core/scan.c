@@ -84,6 +84,8 @@ struct feedctx {
 	struct source	*src;
 	const char	*host;		/* the line's host, the source's copy, or NULL */
 	int		 inplace;	/* ln->raw is the file's bytes at ln->offset */
+	int		 trouble;	/* matches other than context and progress */
+	int		 trouble_only;	/* record no others */
 };
 
 /* A line's host as the source's copy (cut at 63 bytes), NULL for none. */
@@ -106,15 +108,17 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	 * every rank, and reading it back would open every file again (on
 	 * NFS, a wait each). Every other event reads its line back. */
 	const struct source *src = fc->src;
+	int minor = sig->role == ROLE_PROGRESS || sig->role == ROLE_CONTEXT;
 	int readable = src->kind == SOURCE_LOG || (SOURCE_IS_STREAM(src) && src->st->spool_fd >= 0 &&
 	    !src->st->spool_full);
-	int keep = !fc->inplace || !readable ||
-	    (sig->role != ROLE_PROGRESS && sig->role != ROLE_CONTEXT &&
-	    source_first_of_rank(fc->src, ln->rank));
-	struct event *ev = event_new(sig, ln, &src->where, keep, fc->host, subject, ov,
-	    &fc->sc->b->arena);
+	int keep = !fc->inplace || !readable || (!minor && source_first_of_rank(fc->src, ln->rank));
+	struct event *ev;
 
+	if (minor && fc->trouble_only)
+		return;
+	ev = event_new(sig, ln, &src->where, keep, fc->host, subject, ov, &fc->sc->b->arena);
 	rec_add(fc->sc->b, REC_EVENT)->u.ev = ev;
+	fc->trouble += !minor;
 }
 
 static void
@@ -206,13 +210,17 @@ is_bare(const struct line *ln, const char *text)
 	    ln->rank_from == RANK_INHERIT);
 }
 
+/* trouble_only: the bare line matched context of its own, which the two
+ * lines as one would say again, at the wrong place. */
 static void
-try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len)
+try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len,
+    int trouble_only)
 {
 	struct wrap *w = src->rd->wrap;
 	struct linestate scratch = src->rd->ls;
 	struct line jl;
-	struct feedctx fc = { sc, &jl, src, NULL, 0 };	/* joined: not in the file as read */
+	/* joined: not in the file as read */
+	struct feedctx fc = { sc, &jl, src, NULL, 0, 0, trouble_only };
 	int found, code;
 
 	wrap_keep(w, w->text, w->len, text, len, w->lineno, w->offset, w->joins + 1);
@@ -275,7 +283,7 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
     uint64_t offset, unsigned long lineno, int inplace)
 {
 	struct line ln;
-	struct feedctx fc = { sc, &ln, src, NULL, 0 };
+	struct feedctx fc = { sc, &ln, src, NULL, 0, 0, 0 };
 	int found, joined = 0;
 	size_t cand;
 
@@ -293,13 +301,17 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 	found = matcher_match(sc->matcher, text, len, ln.msg, ln.msglen, on_match, &fc);
 	cand = matcher_had_candidates(sc->matcher);
 	gave_up(sc, lineno);
-	/* a bare line that matched nothing may finish the line before */
-	if (src->rd->wrap != NULL && src->rd->wrap->len > 0 && found == 0 && is_bare(&ln, text)) {
-		try_unwrap(sc, src, text, len);
+	/* A bare line that matched no trouble may finish the line before
+	 * ("...ProcessGroupNCCL.cpp:1269, inter" + "nal error, NCCL version
+	 * 2.14.3", whose second half is a context line of its own); a line
+	 * whose prefilter found more than matched may be a first half. */
+	if (src->rd->wrap != NULL && src->rd->wrap->len > 0 && fc.trouble == 0 &&
+	    is_bare(&ln, text)) {
+		try_unwrap(sc, src, text, len, found > 0);
 		joined = src->rd->wrap->len > 0;
 	} else if (src->rd->wrap != NULL)
 		src->rd->wrap->len = 0;
-	if (!joined && found == 0 && cand > 0)
+	if (!joined && fc.trouble == 0 && cand > (size_t)found)
 		wrap_keep(wrap_of(src), text, len, "", 0, lineno, offset, 0);
 }
 

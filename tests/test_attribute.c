@@ -414,6 +414,40 @@ test_hard_wrapped_record(void **state)
 	done(&t);
 }
 
+/* A record cut where its second half is a line that matches context of
+ * its own ("NCCL version 2.14.3"): the two are still read as one, and
+ * the context is said once, at its own line. */
+static void
+test_hard_wrap_second_half_is_context(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	size_t i, errors = 0, versions = 0;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "[rank2]: RuntimeError: NCCL error in: /opt/pytorch/torch/lib/c10d/ProcessGroupNCCL"
+	    ".cpp:1269, inter\n"
+	    "nal error, NCCL version 2.14.3\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	for (i = 0; i < t.r->incident->nevents; i++) {
+		const struct event *ev = t.r->incident->events[i];
+
+		if (strcmp(ev->sig->id, "nccl-error-raised") == 0) {
+			errors++;
+			assert_int_equal(ev->lineno, 1);
+			assert_int_equal(ev->rank, 2);
+		} else if (strcmp(ev->sig->id, "nccl-version") == 0) {
+			versions++;
+			assert_int_equal(ev->lineno, 2);
+		}
+	}
+	assert_int_equal(errors, 1);
+	assert_int_equal(versions, 1);
+	done(&t);
+}
+
 /* A record glued after a progress bar's '\r' is read the same wherever
  * the '\r' is: in a container runtime's JSON record (as "\\r", so the
  * file's bytes hold none), in a file that has other '\r's (CRLF), and in
@@ -718,6 +752,7 @@ main(void)
 		cmocka_unit_test(test_no_times_still_judged),
 		cmocka_unit_test(test_hard_wrapped_record),
 		cmocka_unit_test(test_glued_after_progress_bar),
+		cmocka_unit_test(test_hard_wrap_second_half_is_context),
 		cmocka_unit_test(test_pasted_excerpts),
 		cmocka_unit_test(test_symptom_is_no_rival),
 		cmocka_unit_test(test_dump_signal_points_at_rank),
