@@ -140,6 +140,7 @@ struct peeled {
 	size_t	hostlen;
 	int	no_host;	/* after a header: "10.0.0.2: refused" is text */
 	int	any;
+	uint32_t *hosts;	/* the stream's plain host names (linestate) */
 };
 
 /* Characters of host and pod names: 1 letter or _, 2 digit, 3 - or . */
@@ -202,11 +203,81 @@ host_span(const char *p, size_t n, size_t max, unsigned *seen)
 	return i;
 }
 
+/* A plain host name, "gpu003", "node1", "dgx01": letters (and _), then
+ * digits, up to 32 bytes; not "rank3". */
+static int
+plain_host(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (n >= 4 && (p[0] | 0x20) == 'r' && memcmp(p + 1, "ank", 3) == 0)
+		return 0;
+	while (i < n && hostclass[(unsigned char)p[i]] == 1)
+		i++;
+	if (i == 0 || i == n || n > 32)
+		return 0;
+	while (i < n && isdig(p[i]))
+		i++;
+	return i == n;
+}
+
+/* What may follow "host: " on a line of a log: a date or a bracket, a
+ * traceback's head or its last line ("RuntimeError: ..."). */
+static int
+log_start(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (n > 10 && (p[0] == '[' || (isdig(p[0]) && isdig(p[1]) &&
+	    (p[2] == '/' || (isdig(p[2]) && isdig(p[3]) && p[4] == '-'))) ||
+	    starts(p, n, "Traceback (most recent call last)")))
+		return 1;
+	while (i < n && i < 96 && (hostclass[(unsigned char)p[i]] == 1 ||
+	    hostclass[(unsigned char)p[i]] == 2 || p[i] == '.'))
+		i++;
+	return i > 0 && (i == n || p[i] == ':') && ((i >= 5 &&
+	    memcmp(p + i - 5, "Error", 5) == 0) || (i >= 9 && memcmp(p + i - 9, "Exception", 9) == 0));
+}
+
+static uint32_t
+host_hash(const char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n-- > 0)
+		h = (h ^ (unsigned char)*p++) * 16777619u;
+	return h | 1;	/* (0: an empty slot) */
+}
+
+/* Is p[0..n) a plain host name this stream showed before a log line
+ * ("gpu003: [2024-..."), or is it one now (then it is remembered)? A
+ * name alone, "node1: RuntimeError: boom", could be a message's word. */
+static int
+plain_host_known(const char *p, size_t n, const char *rest, size_t restlen,
+    uint32_t *hosts)
+{
+	uint32_t h;
+	size_t k;
+
+	if (hosts == NULL || !plain_host(p, n))
+		return 0;
+	h = host_hash(p, n);
+	for (k = 0; k < LINE_HOSTS; k++)
+		if (hosts[k] == h)
+			return 1;
+	if (!log_start(rest, restlen))
+		return 0;
+	memmove(hosts + 1, hosts, (LINE_HOSTS - 1) * sizeof *hosts);
+	hosts[0] = h;
+	return 1;
+}
+
 /* A host, IP or pod name that a fan-out tool put in front of every line
  * (pdsh and clush "host: ", mpi-operator pods "job-launcher: ", runners
  * "node-3 [stderr] "): letters, digits and - . _, with at least one digit
  * and one - or . (an exception's name has neither: "RuntimeError: " is a
- * message). Returns its length with the separator, or 0. */
+ * message), or a plain name the stream showed before a log line (above).
+ * Returns its length with the separator, or 0. */
 static size_t
 host_prefix(const char *p, size_t n, struct peeled *pl)
 {
@@ -217,8 +288,11 @@ host_prefix(const char *p, size_t n, struct peeled *pl)
 	if (n > 10 && isdig(p[0]) && p[4] == '-' && p[7] == '-' && p[10] == ' ')
 		return 0;
 	i = host_span(p, n, 64, &seen);
-	if (i < 2 || i >= n || !(seen & (1u << 2)) || !(seen & (1u << 3)) ||
-	    hostclass[(unsigned char)p[0]] == 3 || (p[i] != ':' && p[i] != ' '))
+	if (i < 2 || i >= n || !(seen & (1u << 2)) || hostclass[(unsigned char)p[0]] == 3 ||
+	    (p[i] != ':' && p[i] != ' '))
+		return 0;
+	if (!(seen & (1u << 3)) && (p[i] != ':' || i + 2 >= n || p[i + 1] != ' ' ||
+	    !plain_host_known(p, i, p + i + 2, n - i - 2, pl->hosts)))
 		return 0;
 	pl->host = p;
 	pl->hostlen = i;
@@ -1038,7 +1112,7 @@ nproc_line(struct linestate *st, const char *p, size_t n)
 void
 line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 {
-	struct peeled pl = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
+	struct peeled pl = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, st->hosts };
 	struct header h;
 	const char *p = raw;
 	size_t n = len, l;
@@ -1108,7 +1182,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	/* A leading space before a prefix (" [rank3]:[E...") */
 	if (n > 8 && p[0] == ' ') {
 		size_t j = 1;
-		struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
+		struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL };
 
 		while (j < n && j < 8 && p[j] == ' ')
 			j++;
@@ -1138,7 +1212,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		while ((b = memchr(b, ']', (size_t)(p + n - b))) != NULL && p + n - b > 8) {
 			const char *q = ++b;
 			size_t off = (size_t)(q - p);
-			struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0 };
+			struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL };
 			struct header th;
 
 			if (*q != '[')

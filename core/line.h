@@ -53,6 +53,8 @@ struct line {
 	uint64_t	 offset;
 };
 
+#define LINE_HOSTS	4
+
 struct linestate {
 	/* (the ints in even runs between the 64-bit fields, so that there is
 	 * one 4-byte hole in all: a console keeps one for each file it
@@ -71,6 +73,8 @@ struct linestate {
 	int		 max_local;	/* highest torchrun local rank seen */
 	int		 tee_offset;	/* global - local rank of "[defaultL]:[rankG]:"
 					 * lines, + 1; 0 none seen, -1 several */
+	uint32_t	 hosts[LINE_HOSTS];	/* plain "host: " prefixes seen
+					 * before a log line (hashes, newest first) */
 	struct stamp	 sum_time;
 	unsigned long	 group_ranked;	/* lines ranked only by a group rank */
 	int		 cr_free;	/* set by the reader: the lines it hands

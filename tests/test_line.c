@@ -141,6 +141,33 @@ test_excepthook_and_repeated_prefixes(void **state)
 	msg_is("Last error:");
 }
 
+/* pdsh's "host: " with a plain name ("gpu003", no - or .): taken once
+ * the stream shows it before a log line, or before an exception. */
+static void
+test_plain_host_prefix(void **state)
+{
+	(void)state;
+	parse("gpu003: step 3 done");	/* not yet known */
+	msg_is("gpu003: step 3 done");
+	parse("gpu003: [2024-02-11 22:36:22,106] [INFO] [launch.py:315:sigkill_handler] Killing "
+	    "subprocess 275125");
+	msg_is("Killing subprocess 275125");
+	assert_int_equal(ln.hostlen, 6);
+	assert_memory_equal(ln.host, "gpu003", 6);
+	parse("gpu003: step 3 done");	/* known now */
+	msg_is("step 3 done");
+	parse("node1: torch.distributed.DistBackendError: NCCL error");
+	msg_is("torch.distributed.DistBackendError: NCCL error");
+	assert_memory_equal(ln.host, "node1", 5);
+	/* a word and a number are no host; "rank3" is no host */
+	parse("epoch3: loss 0.5");
+	msg_is("epoch3: loss 0.5");
+	parse("rank3: Traceback (most recent call last):");
+	msg_is("rank3: Traceback (most recent call last):");
+	parse("Step42: ok then");
+	msg_is("Step42: ok then");
+}
+
 static void
 test_torchrun_tee_local_rank(void **state)
 {
@@ -570,6 +597,7 @@ main(void)
 		cmocka_unit_test_setup(test_c10_with_rank_and_time, reset),
 		cmocka_unit_test_setup(test_c10_old_shapes, reset),
 		cmocka_unit_test_setup(test_excepthook_and_repeated_prefixes, reset),
+		cmocka_unit_test_setup(test_plain_host_prefix, reset),
 		cmocka_unit_test_setup(test_torchrun_tee_local_rank, reset),
 		cmocka_unit_test_setup(test_slurm_label_mpi_ray, reset),
 		cmocka_unit_test_setup(test_glued_after_progress_bar, reset),
