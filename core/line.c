@@ -698,7 +698,8 @@ header_bracket_date(const char *p, size_t n, struct header *h)
 	return i;
 }
 
-/* vLLM: "ERROR 07-23 19:34:50 [multiproc_executor.py:487] " (and .mmm) */
+/* vLLM: "ERROR 07-23 19:34:50 [multiproc_executor.py:487] " (and .mmm),
+ * and older releases' "ERROR 04-07 00:57:46 ray_utils.py:45] " */
 static size_t
 header_vllm(const char *p, size_t n, struct header *h)
 {
@@ -719,9 +720,11 @@ header_vllm(const char *p, size_t n, struct header *h)
 	if ((d = stamp_parse_hms(p + i + 6, n - i - 6, &h->c)) == 0)
 		return 0;
 	i += 6 + d;
-	if (i + 2 >= n || p[i] != ' ' || p[i + 1] != '[' ||
+	/* older releases' file has no opening bracket: "llm_engine.py:70] " */
+	if (i + 2 >= n || p[i] != ' ' ||
 	    (e = memchr(p + i + 1, ']', n - i - 1 < 120 ? n - i - 1 : 120)) == NULL ||
-	    e + 1 >= p + n || e[1] != ' ')
+	    e + 1 >= p + n || e[1] != ' ' || memchr(p + i + 1, ' ', (size_t)(e - p - i - 1)) ||
+	    (p[i + 1] != '[' && memchr(p + i + 1, ':', (size_t)(e - p - i - 1)) == NULL))
 		return 0;
 	h->c.mon = (int)mon;
 	h->c.mday = (int)day;

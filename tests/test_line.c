@@ -586,6 +586,13 @@ test_vllm_and_sglang_headers(void **state)
 	parse("[2025-03-25 14:34:11 DP1 TP2] y");
 	assert_int_equal(ln.rank, 2);
 	msg_is("y");
+	/* older releases: no '[' before the file */
+	parse("ERROR 04-07 00:57:46 worker_base.py:145] RuntimeError: boom");
+	assert_int_equal(ln.sev, 'E');
+	assert_true(ln.ts.flags & STAMP_TIME);
+	msg_is("RuntimeError: boom");
+	parse("INFO 04-07 00:57:46 some words here] x");
+	msg_is("INFO 04-07 00:57:46 some words here] x");
 }
 
 int
