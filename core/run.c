@@ -586,7 +586,7 @@ run_readable(const struct run *r)
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nsources; i++)
-		if (!never_read(r->sources[i]) && !r->sources[i]->binary)
+		if (!never_read(r->sources[i]) && !r->sources[i]->skipped)
 			n++;
 	return n;
 }

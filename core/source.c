@@ -630,6 +630,33 @@ plain_text(const unsigned char *u, size_t n)
 	return 1;
 }
 
+/* A report of rankwatch's own, saved beside the logs ("rankwatch --report
+ * run/ > run/report.txt"), by its first line: the text's verdict line,
+ * the Markdown title, the JSON's first key. Read as a log, the lines it
+ * quotes would be evidence a second time. */
+static int
+begins(const char *p, size_t n, const char *lit)
+{
+	size_t l = strlen(lit);
+
+	return n >= l && memcmp(p, lit, l) == 0;
+}
+
+static int
+looks_like_report(const char *p, size_t n)
+{
+	const char *nl = memchr(p, '\n', n < 1024 ? n : 1024);
+	size_t l = nl != NULL ? (size_t)(nl - p) : 0, m = n < 4096 ? n : 4096;
+
+	if (l == 0)
+		return 0;
+	if ((begins(p, l, "FAILURE  ") || begins(p, l, "HANG  ") || begins(p, l, "HEALTHY  ")) &&
+	    p[l - 1] == ')' && memmem(p, l, "  (confidence ", strlen("  (confidence ")) != NULL)
+		return memmem(p, m, "\nRun: ", strlen("\nRun: ")) != NULL;
+	return begins(p, l, "## rankwatch: ") || (begins(p, n, "{\n  \"verdict\": \"") &&
+	    memmem(p, m, "\n  \"initiating\": ", strlen("\n  \"initiating\": ")) != NULL);
+}
+
 static int
 looks_binary(const char *p, size_t n)
 {
@@ -824,7 +851,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 
 	if (more != NULL)
 		*more = 0;
-	if (src->done || src->binary || source_reader(src) == NULL)	/* NULL: retired */
+	if (src->done || src->skipped || source_reader(src) == NULL)	/* NULL: retired */
 		return 0;
 	/* Unchanged since the last read (same file, same size, same mtime):
 	 * a stat is cheaper than an open, for polling thousands of files. */
@@ -911,7 +938,14 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		if (base == 0 && looks_binary(buf, (size_t)r)) {
 			notes_add(ns, NOTE_WARN, src->where.name, 0, 0,
 			    "binary data (NUL bytes in the first 4 KiB); skipped");
-			src->binary = 1;
+			src->skipped = 1;
+			total += r;
+			break;
+		}
+		if (base == 0 && looks_like_report(buf, (size_t)r)) {
+			notes_add(ns, NOTE_WARN, src->where.name, 0, 0,
+			    "a rankwatch report (by its first line), not a log; skipped");
+			src->skipped = 1;
 			total += r;
 			break;
 		}

@@ -131,7 +131,7 @@ struct source {
 	unsigned char	 kind;		/* enum source_kind */
 	unsigned char	 head;		/* HEAD_*: its first bytes looked at for a
 					 * year anchor */
-	unsigned char	 binary;	/* skipped as binary */
+	unsigned char	 skipped;	/* not a log: binary, or a rankwatch report */
 	unsigned char	 opened;	/* a file that was opened once (rd->ino) */
 	unsigned char	 done;		/* read once and nothing can follow (stdin EOF, error.json) */
 	unsigned char	 noted_nul;

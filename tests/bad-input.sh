@@ -157,6 +157,31 @@ echo "[rank9999]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 
 timeout 300 "$RW" --report --format json "$TMP/many" > "$TMP/many.json" 2>/dev/null; rc=$?
 check "10,000 files: analysed" [ "$rc" -eq 1 ]
 check "... and rank 9999 found" grep -q '"initiating": {"rank": 9999' "$TMP/many.json"
+# Reports saved beside the logs are not read as logs: the second report is
+# the first (the note aside), and a report alone is nothing readable.
+mkdir -p "$TMP/saved"
+for r in 0 1 2 4; do
+	echo '[2024-03-02 10:00:01,000] [INFO] [t.py:1:f] step 1' > "$TMP/saved/rank$r.log"
+done
+cat > "$TMP/saved/rank3.log" <<'L'
+[2024-03-02 10:00:01,000] [INFO] [t.py:1:f] step 1
+[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB
+L
+"$RW" --report "$TMP/saved" > "$TMP/saved.txt"
+"$RW" --report "$TMP/saved" > "$TMP/saved/report.txt"
+"$RW" --report --format markdown "$TMP/saved" > "$TMP/saved/report.md.txt"
+"$RW" --report --format json "$TMP/saved" > "$TMP/saved/report.json"
+"$RW" --report "$TMP/saved" > "$TMP/saved2.txt"
+sed -e 's/^Run: 5 files /Run: 8 files /' -e '/^Notes:/,/^$/d' "$TMP/saved.txt" > "$TMP/saved.a"
+sed -e '/^Notes:/,/^$/d' "$TMP/saved2.txt" > "$TMP/saved.b"
+check "saved reports: the report is the same" diff "$TMP/saved.a" "$TMP/saved.b"
+check "... each saved report named as skipped" sh -c \
+    '[ "$(grep -c "a rankwatch report (by its first line), not a log; skipped" "$1")" -eq 3 ]' \
+    _ "$TMP/saved2.txt"
+"$RW" --report "$TMP/saved/report.txt" > "$TMP/o" 2> "$TMP/e"; rc=$?
+check "a report alone: exit 2, and why" sh -c \
+    '[ "$2" -eq 2 ] && grep -q "a rankwatch report" "$1" && grep -q "nothing readable" "$1"' _ "$TMP/e" "$rc"
+
 # A bad option or no path: one line saying what, and where to look; exit 2.
 "$RW" --bogus > "$TMP/o" 2> "$TMP/e"; rc=$?
 check "a bad option: exit 2" [ "$rc" -eq 2 ]

@@ -281,7 +281,7 @@ test_binary_nul_fifo(void **state)
 	s = source_new(path, "ckpt.bin", SOURCE_LOG, 0, -1, 0);
 	source_read(s, buf, &ns, collect, &g);
 	assert_int_equal(g.n, 0);
-	assert_true(s->binary);
+	assert_true(s->skipped);
 	assert_non_null(strstr(ns.v[0].text, "binary"));
 	source_free(s);
 	free(path);
@@ -298,7 +298,7 @@ test_binary_nul_fifo(void **state)
 	assert_int_equal(g.linenos[3], 3);
 	assert_int_equal(g.offsets[2], 4);	/* "c" is at byte 4 */
 	assert_int_equal(s->rd->offset, 8);
-	assert_false(s->binary);
+	assert_false(s->skipped);
 	source_free(s);
 	free(path);
 	/* a FIFO with no writer must not block */
@@ -331,7 +331,7 @@ test_binary_heads(void **state)
 	path = tu_write(dir, "utf8.log", "\xe2\x80\x94 the end\n", 12, 1);
 	s = source_new(path, "utf8.log", SOURCE_LOG, 0, -1, 0);
 	source_read(s, buf, &ns, collect, &g);
-	assert_false(s->binary);
+	assert_false(s->skipped);
 	assert_int_equal(g.n, 40);
 	source_free(s);
 	free(path);
@@ -341,14 +341,14 @@ test_binary_heads(void **state)
 	path = tu_write(dir, "ctl.bin", b, sizeof b, 0);
 	s = source_new(path, "ctl.bin", SOURCE_LOG, 0, -1, 0);
 	source_read(s, buf, &ns, collect, &g);
-	assert_true(s->binary);
+	assert_true(s->skipped);
 	source_free(s);
 	free(path);
 	/* 25 bytes: the control bytes are past the first sixteen */
 	path = tu_write(dir, "tail.bin", "aaaaaaaaaaaaaaaaaaaa\002\002\002\002\n", 25, 0);
 	s = source_new(path, "tail.bin", SOURCE_LOG, 0, -1, 0);
 	source_read(s, buf, &ns, collect, &g);
-	assert_true(s->binary);
+	assert_true(s->skipped);
 	source_free(s);
 	free(path);
 	notes_release(&ns);
