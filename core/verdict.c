@@ -114,6 +114,18 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 		an->role_count[in->rank_v[i]->role]++;
 }
 
+/* Did any rank report a training step? */
+static int
+any_step(const struct incident *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->rank_n; i++)
+		if (in->rank_v[i]->step >= 0)
+			return 1;
+	return 0;
+}
+
 /* Lower confidence to at most c, and say why. */
 static void
 cap(struct analysis *an, const char *c)
@@ -345,6 +357,14 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 		    in->lines, active, active == 1 ? "" : "s");
 		if (an->ndiags > 0)
 			buf_printf(&reason, "; %s is worth a look", an->diags[0].entry->title);
+		if (!any_step(in)) {
+			/* a paste that stops in the start-up, a log cut short:
+			 * no error is not yet a run that works */
+			cap(an, "medium");
+			buf_adds(&reason, "; but no training step was seen: the logs may end "
+			    "before training began, or print their steps in a form rankwatch "
+			    "does not read");
+		}
 		if (in->unread > 0) {
 			/* what could not be read is not judged healthy */
 			an->confidence = "low";

@@ -224,6 +224,38 @@ test_rank0_alone_is_no_world(void **state)
 	done(&t);
 }
 
+/* No error is not yet a healthy run: logs that stop in the start-up
+ * (no training step seen) are healthy with medium confidence at most,
+ * and say why; with steps the same logs are healthy with high confidence. */
+static void
+test_healthy_needs_steps(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	static const char init[] =
+	    "gpu-a01:4821:4821 [0] NCCL INFO Bootstrap : Using ib0:10.31.0.14<0>\n"
+	    "gpu-a01:4821:4821 [0] NCCL INFO cudaDriverVersion 12040\n"
+	    "gpu-a01:4821:4902 [0] NCCL INFO Using network IB\n";
+
+	(void)state;
+	TU_WRITE(t.dir, "rank0.log", init);
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HEALTHY);
+	assert_string_equal(an->confidence, "medium");
+	assert_non_null(strstr(an->reason, "no training step was seen"));
+	done(&t);
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "rank0.log", init);
+	TU_APPEND(t.dir, "rank0.log",
+	    "2024-12-18 19:02:23,607 INFO train.py:196 step 40010 | 1107.0 ms/step | 404.7 "
+	    "TFLOP/s\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HEALTHY);
+	assert_string_equal(an->confidence, "high");
+	assert_null(strstr(an->reason, "no training step"));
+	done(&t);
+}
+
 /* NCCL's communicator size establishes the world: a rank that never
  * wrote is then missing. */
 static void
@@ -745,6 +777,7 @@ main(void)
 		cmocka_unit_test(test_record_names_its_rank_later),
 		cmocka_unit_test(test_no_invented_ranks),
 		cmocka_unit_test(test_rank0_alone_is_no_world),
+		cmocka_unit_test(test_healthy_needs_steps),
 		cmocka_unit_test(test_world_from_nranks),
 		cmocka_unit_test(test_world_from_combined_steps),
 		cmocka_unit_test(test_nodes_from_counted_lines),
