@@ -734,6 +734,39 @@ header_vllm(const char *p, size_t n, struct header *h)
 	return (size_t)(e - p) + 2;
 }
 
+/* The logging setup of transformers' and accelerate's example scripts
+ * (and many trainers copied from them): "02/11/2024 22:36:19 - INFO -
+ * llmtuner.data.template - ", month first. */
+static size_t
+header_us_date(const char *p, size_t n, struct header *h)
+{
+	long mon, day, year;
+	size_t i, d, k;
+	const char *q;
+
+	if (n < 20 || number(p, 2, 2, &mon) != 2 || p[2] != '/' ||
+	    number(p + 3, 2, 2, &day) != 2 || p[5] != '/' || number(p + 6, 4, 4, &year) != 4 ||
+	    p[10] != ' ' || mon < 1 || mon > 12 || day < 1 || day > 31 ||
+	    (d = stamp_parse_hms(p + 11, n - 11, &h->c)) == 0)
+		return 0;
+	i = 11 + d;
+	h->c.year = (int)year;
+	h->c.mon = (int)mon;
+	h->c.mday = (int)day;
+	h->has_time = 1;
+	if (starts(p + i, n - i, " - ")) {
+		for (k = i + 3; k < n && isupper_(p[k]); k++)
+			;
+		if (k > i + 3 && starts(p + k, n - k, " - ") &&
+		    (q = memmem(p + k + 3, n - k - 3 < 160 ? n - k - 3 : 160, " - ", 3)) != NULL &&
+		    memchr(p + k + 3, ' ', (size_t)(q - p - k - 3)) == NULL) {
+			h->sev = p[i + 3] == 'C' ? 'F' : p[i + 3] == 'D' ? 'V' : p[i + 3];
+			return (size_t)(q - p) + 3;
+		}
+	}
+	return i < n && p[i] == ' ' ? i + 1 : i == n ? i : 0;
+}
+
 /* "2024-05-01 12:00:00,123 " (Python logging), ISO 8601 */
 static size_t
 header_iso(const char *p, size_t n, struct header *h)
@@ -904,7 +937,7 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 	if (p[0] >= 'C' && p[0] <= 'W' && n > 20 && (l = header_vllm(p, n, h)) != 0)
 		return l;
 	if (isdig(p[0]))
-		return header_iso(p, n, h);
+		return n > 10 && p[2] == '/' ? header_us_date(p, n, h) : header_iso(p, n, h);
 	return 0;
 }
 

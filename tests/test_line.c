@@ -363,6 +363,33 @@ test_glog_and_nccl(void **state)
 	msg_is("a:1:2 something else");
 }
 
+/* transformers' example scripts: month first, then level and logger */
+static void
+test_us_date_header(void **state)
+{
+	struct civil c;
+
+	(void)state;
+	parse("02/11/2024 22:36:19 - INFO - llmtuner.data.template - Replace eos token: <|im_end|>");
+	msg_is("Replace eos token: <|im_end|>");
+	assert_int_equal(ln.sev, 'I');
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.year, 2024);
+	assert_int_equal(c.mon, 2);
+	assert_int_equal(c.mday, 11);
+	assert_int_equal(c.hour, 22);
+	parse("11/30/2024 06:00:01 - ERROR - __main__ - RuntimeError: boom");
+	msg_is("RuntimeError: boom");
+	assert_int_equal(ln.sev, 'E');
+	/* a date alone, then the message */
+	parse("11/30/2024 06:00:01 training started");
+	msg_is("training started");
+	assert_true(ln.ts.flags & STAMP_TIME);
+	/* no month 13, no such date */
+	parse("13/30/2024 06:00:01 x");
+	assert_false(ln.ts.flags & STAMP_TIME && !(ln.ts.flags & STAMP_INHERITED));
+}
+
 static void
 test_kernel_log_headers(void **state)
 {
@@ -611,6 +638,7 @@ main(void)
 		cmocka_unit_test_setup(test_headers_with_dates, reset),
 		cmocka_unit_test_setup(test_dates_and_numbers_first, reset),
 		cmocka_unit_test_setup(test_glog_and_nccl, reset),
+		cmocka_unit_test_setup(test_us_date_header, reset),
 		cmocka_unit_test_setup(test_kernel_log_headers, reset),
 		cmocka_unit_test_setup(test_inherited_time_and_records, reset),
 		cmocka_unit_test_setup(test_torchrun_summary, reset),
