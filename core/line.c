@@ -484,6 +484,10 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			}
 		return (size_t)(e - p) + (e[1] == ' ' ? 2 : 1);
 	}
+	/* a parent that relays its child's streams ("accelerate test":
+	 * "stderr: [rank0]: ...") */
+	if (n > 8 && (starts(p, n, "stderr: ") || starts(p, n, "stdout: ")))
+		return 8;
 	if (pl->host == NULL && !pl->no_host && (i = host_prefix(p, n, pl)) != 0)
 		return i;
 	return 0;

@@ -159,6 +159,12 @@ test_plain_host_prefix(void **state)
 	parse("node1: torch.distributed.DistBackendError: NCCL error");
 	msg_is("torch.distributed.DistBackendError: NCCL error");
 	assert_memory_equal(ln.host, "node1", 5);
+	/* a parent relaying its child's stream */
+	parse("stderr: [rank1]: RuntimeError: boom");
+	msg_is("RuntimeError: boom");
+	assert_int_equal(ln.rank, 1);
+	parse("stdout: Root Cause (first observed failure):");
+	msg_is("Root Cause (first observed failure):");
 	/* a word and a number are no host; "rank3" is no host */
 	parse("epoch3: loss 0.5");
 	msg_is("epoch3: loss 0.5");
