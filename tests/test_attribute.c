@@ -195,38 +195,6 @@ test_no_invented_ranks(void **state)
 	done(&t);
 }
 
-/* A traceback pasted without its last line (an excerpt's end): the
- * rank raised, so the run is not healthy; with its last line, that line
- * is the failure and the head adds nothing to it. */
-static void
-test_traceback_cut_short(void **state)
-{
-	struct tcase t = { tu_tmpdir(), NULL };
-	const struct analysis *an;
-	static const char head[] =
-	    "[rank1]: Traceback (most recent call last):\n"
-	    "[rank1]:   File \"/app/train.py\", line 23, in <module>\n"
-	    "[rank1]:     main()\n";
-
-	(void)state;
-	TU_WRITE(t.dir, "combined.log", head);
-	an = analyse_dir(&t);
-	assert_int_not_equal(an->verdict, VERDICT_HEALTHY);
-	assert_null(an->initiating);
-	done(&t);
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "combined.log", head);
-	TU_APPEND(t.dir, "combined.log",
-	    "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n");
-	an = analyse_dir(&t);
-	assert_int_equal(an->verdict, VERDICT_FAILURE);
-	assert_non_null(an->initiating);
-	assert_int_equal(an->initiating->rank, 1);
-	assert_string_equal(an->initiating->sig->entry->id, "cuda-oom");
-	assert_string_equal(an->diags[0].entry->id, "cuda-oom");
-	done(&t);
-}
-
 /* Ranks 0 and 1 of a combined log that both wrote make a world of 2;
  * rank 0 alone (DeepSpeed's "[Rank 0]" lines, one rank's excerpt) makes
  * none: the run may have had any number of ranks. */
@@ -808,7 +776,6 @@ main(void)
 		cmocka_unit_test(test_agent_local_rank_many_nodes_stays_unranked),
 		cmocka_unit_test(test_record_names_its_rank_later),
 		cmocka_unit_test(test_no_invented_ranks),
-		cmocka_unit_test(test_traceback_cut_short),
 		cmocka_unit_test(test_rank0_alone_is_no_world),
 		cmocka_unit_test(test_healthy_needs_steps),
 		cmocka_unit_test(test_world_from_nranks),
