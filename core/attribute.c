@@ -390,8 +390,8 @@ attribute_records(struct incident *in)
 
 /* The world size, where the run establishes it: a fact world_size or
  * NCCL's nranks (the largest communicator seen), or every rank up to the
- * highest (1 or more) having written. Otherwise 0: the logs cover some ranks and no
- * more can be said of the others. */
+ * highest (1 or more) having written. Otherwise 0: the logs cover some
+ * ranks and no more can be said of the others. */
 static void
 establish_world(const struct incident *in, struct analysis *an)
 {

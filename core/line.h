@@ -57,8 +57,7 @@ struct line {
 
 struct linestate {
 	/* (the ints in even runs between the 64-bit fields, so that there is
-	 * one 4-byte hole in all: a console keeps one for each file it
-	 * follows) */
+	 * no 4-byte hole: a console keeps one for each file it follows) */
 	int		 file_rank;	/* rank the layout gives the file, -1 */
 	int		 node;		/* node index from the layout, -1 */
 	int		 nproc;		/* processes per node when known, 0 */
@@ -71,14 +70,14 @@ struct linestate {
 	int		 sum_root;	/* in its Root Cause section */
 	int		 sum_rank;	/* rank of the current [idx]: entry */
 	int		 max_local;	/* highest torchrun local rank seen */
-	int		 tee_offset;	/* global - local rank of "[defaultL]:[rankG]:"
-					 * lines, + 1; 0 none seen, -1 several */
 	uint32_t	 hosts[LINE_HOSTS];	/* plain "host: " prefixes seen
 					 * before a log line (hashes, newest first) */
 	struct stamp	 sum_time;
 	unsigned long	 group_ranked;	/* lines ranked only by a group rank */
 	int		 cr_free;	/* set by the reader: the lines it hands
 					 * over now hold no '\r' */
+	int		 tee_offset;	/* global - local rank of "[defaultL]:[rankG]:"
+					 * lines, + 1; 0 none seen, -1 several */
 	/* What an envelope (core/envelope.h) said of the line, set by the
 	 * reader before it is parsed: the pod's number, taken as an srun
 	 * label is (the rank, or with [defaultN]: the node); the pod's node
