@@ -630,10 +630,6 @@ plain_text(const unsigned char *u, size_t n)
 	return 1;
 }
 
-/* A report of rankwatch's own, saved beside the logs ("rankwatch --report
- * run/ > run/report.txt"), by its first line: the text's verdict line,
- * the Markdown title, the JSON's first key. Read as a log, the lines it
- * quotes would be evidence a second time. */
 static int
 begins(const char *p, size_t n, const char *lit)
 {
@@ -642,6 +638,10 @@ begins(const char *p, size_t n, const char *lit)
 	return n >= l && memcmp(p, lit, l) == 0;
 }
 
+/* A report of rankwatch's own, saved beside the logs ("rankwatch --report
+ * run/ > run/report.txt"), by its first line: the text's verdict line,
+ * the Markdown title, the JSON's first key. Read as a log, the lines it
+ * quotes would be evidence a second time. */
 static int
 looks_like_report(const char *p, size_t n)
 {
