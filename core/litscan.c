@@ -52,6 +52,8 @@ struct grams3 {
 	uint32_t	*count;
 	size_t		 cap;	/* a power of 2 */
 	size_t		 n;	/* when counted: packed into key[0..n) */
+	uint32_t	*start;	/* then grouped by their first two bytes:
+				 * key[start[b0 | b1 << 8] ..) (65,537) */
 };
 
 static int force_scalar;
@@ -150,6 +152,35 @@ g3_hash(uint32_t k, size_t cap)
 	return (uint32_t)((k * 0x9E3779B1u) >> 7) & (uint32_t)(cap - 1);
 }
 
+/* Group the packed grams by their first two bytes (a counting sort), so
+ * that rate() visits only the pairs a bucket accepts. */
+static void
+g3_group(struct grams3 *g)
+{
+	uint32_t *key = xmalloc((g->n + 1) * sizeof *key);
+	uint32_t *count = xmalloc((g->n + 1) * sizeof *count);
+	uint32_t *at = xcalloc(65536 + 1, sizeof *at);
+	size_t i;
+
+	g->start = xcalloc(65536 + 1, sizeof *g->start);
+	for (i = 0; i < g->n; i++)
+		g->start[(g->key[i] & 0xffff) + 1]++;
+	for (i = 0; i < 65536; i++)
+		g->start[i + 1] += g->start[i];
+	memcpy(at, g->start, 65536 * sizeof *at);
+	for (i = 0; i < g->n; i++) {
+		uint32_t k = at[g->key[i] & 0xffff]++;
+
+		key[k] = g->key[i];
+		count[k] = g->count[i];
+	}
+	free(at);
+	free(g->key);
+	free(g->count);
+	g->key = key;
+	g->count = count;
+}
+
 static void
 g3_count(struct grams3 *g, const unsigned char *p, size_t n)
 {
@@ -182,6 +213,7 @@ g3_count(struct grams3 *g, const unsigned char *p, size_t n)
 			g->key[g->n] = g->key[i];
 			g->count[g->n++] = g->count[i];
 		}
+	g3_group(g);
 }
 
 static void
@@ -208,6 +240,22 @@ accepts(const struct tables *t, size_t j, unsigned char c, int b)
 	return (t->lo[j][c & 15] & t->hi[j][c >> 4]) >> b & 1;
 }
 
+/* The bytes bucket b of t accepts at fingerprint byte j, into a: a high
+ * nibble it has, with a low nibble it has. */
+static size_t
+accepted(const struct tables *t, size_t j, int b, unsigned char *a)
+{
+	size_t n = 0;
+	int hi, lo;
+
+	for (hi = 0; hi < 16; hi++)
+		if (t->hi[j][hi] >> b & 1)
+			for (lo = 0; lo < 16; lo++)
+				if (t->lo[j][lo] >> b & 1)
+					a[n++] = (unsigned char)(hi << 4 | lo);
+	return n;
+}
+
 /* How often bucket b of t stops the scan, per sample: counted on the
  * sample's 3-grams, or, without a sample, guessed from how common each
  * byte is. */
@@ -219,14 +267,20 @@ rate(const struct tables *t, int b, const struct grams3 *g)
 	int c;
 
 	if (g != NULL) {
-		r = 0;
-		for (i = 0; i < g->n; i++) {
-			uint32_t k = g->key[i];
+		/* the pairs of first bytes it accepts, then their grams'
+		 * third (a sum of whole counts: exact in any order) */
+		unsigned char a0[256], a1[256];
+		size_t n0 = accepted(t, 0, b, a0), n1 = accepted(t, 1, b, a1), x, y;
 
-			if (accepts(t, 0, k & 0xff, b) &&
-			    accepts(t, 1, k >> 8 & 0xff, b) && accepts(t, 2, k >> 16 & 0xff, b))
-				r += g->count[i];
-		}
+		r = 0;
+		for (x = 0; x < n0; x++)
+			for (y = 0; y < n1; y++) {
+				uint32_t pair = (uint32_t)a0[x] | (uint32_t)a1[y] << 8;
+
+				for (i = g->start[pair]; i < g->start[pair + 1]; i++)
+					if (accepts(t, 2, g->key[i] >> 16 & 0xff, b))
+						r += g->count[i];
+			}
 		return r;
 	}
 	for (j = 0; j < FP; j++) {
@@ -325,6 +379,7 @@ litscan_build(struct litscan *ls, const char *sample, size_t n)
 	if (gp != NULL) {
 		free(g.key);
 		free(g.count);
+		free(g.start);
 	}
 	for (j = 0; j < FP; j++)
 		for (c = 0; c < 256; c++)
