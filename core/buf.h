@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct buf {
 	char	*s;
@@ -67,6 +68,15 @@ int	 buf_slurp(struct buf *b, const char *path, size_t limit);
 
 /* "213.4 KiB", "1.0 GiB" into out. */
 void	 buf_format_bytes(uint64_t n, char *out, size_t len);
+/* Do the bytes p[0..n) start with lit? */
+static inline int
+starts(const char *p, size_t n, const char *lit)
+{
+	size_t l = strlen(lit);
+
+	return n >= l && memcmp(p, lit, l) == 0;
+}
+
 /* FNV-1a (64-bit), continued from h over p[0..n); start from FNV1A_INIT. */
 #define FNV1A_INIT	0xcbf29ce484222325ull
 uint64_t fnv1a(uint64_t h, const void *p, size_t n);

@@ -9,6 +9,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "buf.h"
 #include "line.h"
 
 static int
@@ -75,14 +76,6 @@ number(const char *p, size_t n, size_t maxd, long *out)
 		return 0;
 	*out = v;
 	return i;
-}
-
-static int
-starts(const char *p, size_t n, const char *lit)
-{
-	size_t l = strlen(lit);
-
-	return n >= l && memcmp(p, lit, l) == 0;
 }
 
 const char *
@@ -239,16 +232,6 @@ log_start(const char *p, size_t n)
 	    memcmp(p + i - 5, "Error", 5) == 0) || (i >= 9 && memcmp(p + i - 9, "Exception", 9) == 0));
 }
 
-static uint32_t
-host_hash(const char *p, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*p++) * 16777619u;
-	return h | 1;	/* (0: an empty slot) */
-}
-
 /* Is p[0..n) a plain host name this stream showed before a log line
  * ("gpu003: [2024-..."), or is it one now (then it is remembered)? A
  * name alone, "node1: RuntimeError: boom", could be a message's word. */
@@ -261,7 +244,7 @@ plain_host_known(const char *p, size_t n, const char *rest, size_t restlen,
 
 	if (hosts == NULL || !plain_host(p, n))
 		return 0;
-	h = host_hash(p, n);
+	h = (uint32_t)fnv1a(FNV1A_INIT, p, n) | 1;	/* (0: an empty slot) */
 	for (k = 0; k < LINE_HOSTS; k++)
 		if (hosts[k] == h)
 			return 1;

@@ -630,14 +630,6 @@ plain_text(const unsigned char *u, size_t n)
 	return 1;
 }
 
-static int
-begins(const char *p, size_t n, const char *lit)
-{
-	size_t l = strlen(lit);
-
-	return n >= l && memcmp(p, lit, l) == 0;
-}
-
 /* A report of rankwatch's own, saved beside the logs ("rankwatch --report
  * run/ > run/report.txt"), by its first line: the text's verdict line,
  * the Markdown title, the JSON's first key. Read as a log, the lines it
@@ -650,10 +642,10 @@ looks_like_report(const char *p, size_t n)
 
 	if (l == 0)
 		return 0;
-	if ((begins(p, l, "FAILURE  ") || begins(p, l, "HANG  ") || begins(p, l, "HEALTHY  ")) &&
+	if ((starts(p, l, "FAILURE  ") || starts(p, l, "HANG  ") || starts(p, l, "HEALTHY  ")) &&
 	    p[l - 1] == ')' && memmem(p, l, "  (confidence ", strlen("  (confidence ")) != NULL)
 		return memmem(p, m, "\nRun: ", strlen("\nRun: ")) != NULL;
-	return begins(p, l, "## rankwatch: ") || (begins(p, n, "{\n  \"verdict\": \"") &&
+	return starts(p, l, "## rankwatch: ") || (starts(p, n, "{\n  \"verdict\": \"") &&
 	    memmem(p, m, "\n  \"initiating\": ", strlen("\n  \"initiating\": ")) != NULL);
 }
 
