@@ -214,22 +214,39 @@ plain_host(const char *p, size_t n)
 	return i == n;
 }
 
+/* The length of the dotted name at p ("torch.cuda.OutOfMemoryError"):
+ * letters, digits, '_' and '.', at most max bytes. */
+static size_t
+dotted_name(const char *p, size_t n, size_t max)
+{
+	size_t i = 0;
+
+	while (i < n && i < max && (isalpha_(p[i]) || isdig(p[i]) || p[i] == '.' || p[i] == '_'))
+		i++;
+	return i;
+}
+
+/* Is the name p[0..i) an exception's, "...Error" or "...Exception"? */
+static int
+error_name(const char *p, size_t i)
+{
+	return (i >= 5 && memcmp(p + i - 5, "Error", 5) == 0) ||
+	    (i >= 9 && memcmp(p + i - 9, "Exception", 9) == 0);
+}
+
 /* What may follow "host: " on a line of a log: a date or a bracket, a
  * traceback's head or its last line ("RuntimeError: ..."). */
 static int
 log_start(const char *p, size_t n)
 {
-	size_t i = 0;
+	size_t i;
 
 	if (n > 10 && (p[0] == '[' || (isdig(p[0]) && isdig(p[1]) &&
 	    (p[2] == '/' || (isdig(p[2]) && isdig(p[3]) && p[4] == '-'))) ||
 	    starts(p, n, "Traceback (most recent call last)")))
 		return 1;
-	while (i < n && i < 96 && (hostclass[(unsigned char)p[i]] == 1 ||
-	    hostclass[(unsigned char)p[i]] == 2 || p[i] == '.'))
-		i++;
-	return i > 0 && (i == n || p[i] == ':') && ((i >= 5 &&
-	    memcmp(p + i - 5, "Error", 5) == 0) || (i >= 9 && memcmp(p + i - 9, "Exception", 9) == 0));
+	i = dotted_name(p, n, 96);
+	return i > 0 && (i == n || p[i] == ':') && error_name(p, i);
 }
 
 /* Is p[0..n) a plain host name this stream showed before a log line
@@ -1023,15 +1040,11 @@ is_continuation(const char *p, size_t n)
 static int
 is_exception_line(const char *p, size_t n)
 {
-	size_t i = 0;
+	size_t i = dotted_name(p, n, 200);
 
-	while (i < n && i < 200 && (isalpha_(p[i]) || isdig(p[i]) || p[i] == '.' || p[i] == '_'))
-		i++;
 	if (i < 5 || i >= n || p[i] != ':')
 		return 0;
-	return (i >= 5 && memcmp(p + i - 5, "Error", 5) == 0) ||
-	    (i >= 9 && memcmp(p + i - 9, "Exception", 9) == 0) ||
-	    (i >= 9 && memcmp(p + i - 9, "Interrupt", 9) == 0);
+	return error_name(p, i) || (i >= 9 && memcmp(p + i - 9, "Interrupt", 9) == 0);
 }
 
 /* The torchrun failure summary: attribute its fields to the rank each
