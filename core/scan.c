@@ -103,19 +103,20 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 {
 	struct feedctx *fc = arg;
 	const struct line *ln = fc->ln;
-	/* The first failure-like line of each rank of a file keeps its text:
-	 * it is the rank's first event in most runs, which a report shows for
-	 * every rank, and reading it back would open every file again (on
-	 * NFS, a wait each). Every other event reads its line back. */
 	const struct source *src = fc->src;
 	int minor = sig->role == ROLE_PROGRESS || sig->role == ROLE_CONTEXT;
-	int readable = src->kind == SOURCE_LOG || (SOURCE_IS_STREAM(src) && src->st->spool_fd >= 0 &&
-	    !src->st->spool_full);
-	int keep = !fc->inplace || !readable || (!minor && source_first_of_rank(fc->src, ln->rank));
+	int readable, keep;
 	struct event *ev;
 
 	if (minor && fc->trouble_only)
 		return;
+	/* The first failure-like line of each rank of a file keeps its text:
+	 * it is the rank's first event in most runs, which a report shows for
+	 * every rank, and reading it back would open every file again (on
+	 * NFS, a wait each). Every other event reads its line back. */
+	readable = src->kind == SOURCE_LOG || (SOURCE_IS_STREAM(src) && src->st->spool_fd >= 0 &&
+	    !src->st->spool_full);
+	keep = !fc->inplace || !readable || (!minor && source_first_of_rank(fc->src, ln->rank));
 	ev = event_new(sig, ln, &src->where, keep, fc->host, subject, ov, &fc->sc->b->arena);
 	rec_add(fc->sc->b, REC_EVENT)->u.ev = ev;
 	fc->trouble += !minor;
