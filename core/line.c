@@ -131,7 +131,8 @@ struct peeled {
 	int	group;		/* vLLM's (Worker_TPn pid=N): a tensor-parallel rank */
 	const char *host;	/* pdsh "host: ", a pod's "name: " */
 	size_t	hostlen;
-	int	no_host;	/* after a header: "10.0.0.2: refused" is text */
+	int	no_host;	/* after a header: "10.0.0.2: refused" is text;
+				 * 2: after a time alone, a collector's "pod-0 >> " */
 	int	any;
 	uint32_t *hosts;	/* the stream's plain host names (linestate) */
 };
@@ -291,12 +292,12 @@ host_prefix(const char *p, size_t n, struct peeled *pl)
 	if (i < 2 || i >= n || !(seen & (1u << 2)) || hostclass[(unsigned char)p[0]] == 3 ||
 	    (p[i] != ':' && p[i] != ' '))
 		return 0;
-	if (!(seen & (1u << 3)) && (p[i] != ':' || i + 2 >= n || p[i + 1] != ' ' ||
+	if (!(seen & (1u << 3)) && (pl->no_host || p[i] != ':' || i + 2 >= n || p[i + 1] != ' ' ||
 	    !plain_host_known(p, i, p + i + 2, n - i - 2, pl->hosts)))
 		return 0;
 	pl->host = p;
 	pl->hostlen = i;
-	if (p[i] == ':' && i + 1 < n && p[i + 1] == ' ')
+	if (p[i] == ':' && i + 1 < n && p[i + 1] == ' ' && !pl->no_host)
 		return i + 2;
 	if (starts(p + i, n - i, " >> "))	/* log collectors: "pod-0 >> " */
 		return i + 4;
@@ -488,7 +489,7 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 	 * "stderr: [rank0]: ...") */
 	if (n > 8 && (starts(p, n, "stderr: ") || starts(p, n, "stdout: ")))
 		return 8;
-	if (pl->host == NULL && !pl->no_host && (i = host_prefix(p, n, pl)) != 0)
+	if (pl->host == NULL && pl->no_host != 1 && (i = host_prefix(p, n, pl)) != 0)
 		return i;
 	return 0;
 }
@@ -513,7 +514,7 @@ may_peel(const char *p, size_t n, const struct peeled *pl)
 	if (c == 0x1b || c == 'P' || c == ' ' || c == '[' || c == '(' || isdig((char)c))
 		return 1;
 	/* host_prefix: a host character, not - or . */
-	return pl->host == NULL && !pl->no_host && hostclass[c] != 0 && hostclass[c] != 3;
+	return pl->host == NULL && pl->no_host != 1 && hostclass[c] != 0 && hostclass[c] != 3;
 }
 
 /* --- headers ------------------------------------------------------------ */
@@ -1291,8 +1292,9 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		/* Loggers nest: a collector's or Ray driver's time, then the
 		 * worker's prefixes and header: "[2024-11-30 10:00:01] (Worker
 		 * pid=12) [rank15]:[E1130 10:00:01.5 File.cpp:9] ...". NCCL
-		 * 2.26+ puts its host:pid:tid after the date. */
-		pl.no_host = 1;
+		 * 2.26+ puts its host:pid:tid after the date. A time alone
+		 * may be a collector's, before its "pod-0 >> ". */
+		pl.no_host = h.sev != 0 ? 1 : 2;
 		for (l2 = 0; may_peel(p, n, &pl) && (l = peel_one(p, n, &pl)) != 0; l2 += l) {
 			p += l;
 			n -= l;
@@ -1310,6 +1312,10 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 					h.sev = h2.sev;
 			}
 		}
+	}
+	if (pl.host != NULL && out->host == NULL) {	/* a collector's, after its time */
+		out->host = pl.host;
+		out->hostlen = pl.hostlen;
 	}
 	if ((l = peel_nccl(p, n, out)) != 0) {
 		p += l;

@@ -563,6 +563,18 @@ test_pasted_and_collected_prefixes(void **state)
 	/* after a header, host-like words are the message */
 	parse("[2025-05-10 00:18:21,000] [INFO] [t.py:1:f] 10.0.0.2: connection refused");
 	msg_is("10.0.0.2: connection refused");
+	parse("[2025-05-10 00:18:21] 10.0.0.2: connection refused");
+	msg_is("10.0.0.2: connection refused");
+	assert_null(ln.host);
+	/* a collector's time alone, then its pod name and " >> " */
+	parse("[2025-05-10T00:18:21+08:00] train-0-w3 >> [rank3]: ValueError: x");
+	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.rank_from, RANK_PREFIX);
+	assert_int_equal(ln.hostlen, 10);
+	assert_memory_equal(ln.host, "train-0-w3", 10);
+	msg_is("ValueError: x");
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.sec, 21);
 }
 
 /* A summary border, then a launcher label with nothing after it: the
