@@ -1,6 +1,6 @@
 /* diagnose.c: which encyclopedia entries explain the run. An entry's
- * evidence is the weight of each of its signatures that matched (once),
- * of its met conditions, and 4 for the entry behind the initiating event;
+ * evidence is the weight of each of its signatures that matched (once;
+ * a record cut short only as the initiating event), of its met conditions, and 4 for the entry behind the initiating event;
  * an entry with only fallout counts half; score = 1 - exp(-evidence / 4). */
 #include "config.h"
 
@@ -20,6 +20,15 @@ diag_cmp(const void *a, const void *b)
 	if (x->score != y->score)
 		return x->score > y->score ? -1 : 1;
 	return strcmp(x->entry->id, y->entry->id);
+}
+
+/* A record cut short by the end of its log (a traceback without its
+ * exception line) says only that something failed: evidence for an entry
+ * when it is the initiating event, and then only. */
+static int
+cut_aside(const struct analysis *an, const struct event *ev)
+{
+	return ev->sig->only_at_end && ev != an->initiating;
 }
 
 void
@@ -42,6 +51,8 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		const struct event *ev = in->events[k];
 		size_t si = ev->sig->index;
 
+		if (cut_aside(an, ev))
+			continue;
 		if (first[si] == NULL || event_cmp_time(ev, first[si]) < 0)
 			first[si] = ev;
 		if (ev->rank >= 0)
@@ -59,7 +70,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		const struct event *ev = in->events[k];
 		const struct rankstate *rs = ev->rank >= 0 ? incident_rank(in, ev->rank) : NULL;
 
-		if (rs != NULL)
+		if (rs != NULL && !cut_aside(an, ev))
 			rr[(row_of[entry_of[ev->sig->index]] - 1) * nr + rs->k] |=
 			    (unsigned char)(1 << ev->sig->role);
 	}
@@ -120,7 +131,9 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		}
 		if (an->initiating != NULL && an->initiating->sig->entry == e) {
 			d.owns_initiating = 1;
-			d.evidence += 4;
+			/* (a cut record's entry is a guess at what failed) */
+			if (!an->initiating->sig->only_at_end)
+				d.evidence += 4;
 		}
 		for (k = 0; er != NULL && k < in->rank_n; k++)
 			if (er[k]) {

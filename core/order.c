@@ -1,6 +1,7 @@
 /* order.c: which rank failed first. Each rank's first failure is its
  * earliest initiating event (a weightier one within the tie window speaks
- * for it); the initiating event is the earliest of these, and ranks within
+ * for it; one cut short by the end of its log only when it has no other);
+ * the initiating event is the earliest of these, and ranks within
  * the tie window of it are reported with it. Collateral events are never
  * candidates, however early or loud. */
 #include "config.h"
@@ -16,14 +17,23 @@
  * weightier (more specific) one follows within the tie window, as when a
  * traceback's generic wrapper line precedes the line that names the CUDA
  * or NCCL error. */
+/* An initiating event that says what failed: not a record held to the
+ * end of its log (a traceback cut before its exception line), which is
+ * the evidence of last resort. */
+static int
+want_known(const struct event *ev)
+{
+	return ev->sig->role == ROLE_INITIATING && !ev->sig->only_at_end;
+}
+
 static const struct event *
 first_failure_of_rank(const struct incident *in, int rank)
 {
-	const struct event *first = incident_first_of_rank(in, rank, incident_want_initiating), *best;
+	const struct event *first = incident_first_of_rank(in, rank, want_known), *best;
 	size_t i, lo, hi;
 
-	if (first == NULL)
-		return NULL;
+	if (first == NULL)	/* then a cut one says that the rank failed */
+		return incident_first_of_rank(in, rank, incident_want_initiating);
 	best = first;
 	incident_rank_events(in, rank, &lo, &hi);
 	if (!(first->ts.flags & STAMP_TIME)) {

@@ -513,6 +513,8 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 			strlist_of(c, v, "requires", &s->requires);
 		else if (strcmp(key, "weight") == 0)
 			s->weight = number_of(c, v, "weight");
+		else if (strcmp(key, "only_at_end") == 0)
+			s->only_at_end = bool_of(c, v, "only_at_end");
 		else if (strcmp(key, "examples") == 0)
 			strlist_of(c, v, "examples", &s->examples);
 		else if (strcmp(key, "counterexamples") == 0)
@@ -528,6 +530,9 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 	if (s->role == ROLE__COUNT)
 		err(c, n, "signature '%s' needs a role (%s)", s->id ? s->id : "?",
 		    "initiating, collateral, symptom, context or progress");
+	if (s->only_at_end && (s->role == ROLE_CONTEXT || s->role == ROLE_PROGRESS))
+		err(c, n, "signature '%s': only_at_end is for trouble, not %s lines",
+		    s->id ? s->id : "?", role_names[s->role]);
 	if (s->pattern == NULL)
 		err(c, n, "signature '%s' needs a pattern", s->id ? s->id : "?");
 	else if ((s->re = compile(c, pat, s->pattern, s->id ? s->id : "pattern")) != NULL)

@@ -77,6 +77,10 @@ struct signature {
 	char		*about_name[ABOUT__COUNT];
 	int		 about[ABOUT__COUNT];
 	int		 about_following;	/* the rank is also the following lines' */
+	/* only_at_end: the line opens a record that counts only when its
+	 * rank's output ends inside it (core/scan.c: a traceback cut before
+	 * its exception line); anything else of that rank drops it */
+	int		 only_at_end;
 	unsigned	 ngroups;
 	size_t		 index;		/* in rulebook->sigs */
 	/* the numeric facts whose running statistics a condition reads

@@ -97,6 +97,123 @@ line_host(struct source *src, const struct line *ln)
 	return source_host(src, ln->host, ln->hostlen < 63 ? ln->hostlen : 63);
 }
 
+/* --- records held to the end ------------------------------------------- */
+
+/* A signature marked only_at_end (a traceback's head or frame) opens a
+ * record that counts only if its rank's output ends inside it: a paste or
+ * a log cut before the traceback's exception line. Its event is held,
+ * one per rank and host of the source; the rank's next line drops it
+ * unless it goes on with the record (indented, blank, or the signature's
+ * again); the end of a finished source (final) hands it on. */
+#define CUTS_MAX	8
+
+struct cut {
+	struct event	*ev;		/* self-contained (no arena), its text kept */
+	int		 rank;
+	int		 own;		/* its rank is its line's own (a prefix, the file) */
+	char		*host;		/* the line's, a copy: the source's may go */
+};
+
+struct cuts {
+	size_t		 n;
+	struct cut	 v[CUTS_MAX];
+};
+
+static void
+cut_drop(struct cuts *c, size_t i)
+{
+	event_free(c->v[i].ev);
+	free(c->v[i].host);
+	c->v[i] = c->v[--c->n];
+}
+
+/* Is the line's rank its own, not none or a record's it continues? */
+static int
+own_rank(const struct line *ln)
+{
+	return ln->rank >= 0 && ln->rank_from != RANK_NONE && ln->rank_from != RANK_INHERIT;
+}
+
+/* The held record ln is of: one of its rank, or, for a line without a
+ * rank of its own, the one held for such lines (a rank a record lent
+ * them is no line's own: an unranked line after them ends it). */
+static struct cut *
+cut_find(struct cuts *c, const struct line *ln)
+{
+	size_t i;
+	int own = own_rank(ln);
+
+	for (i = 0; c != NULL && i < c->n; i++)
+		if ((c->v[i].own ? c->v[i].rank == ln->rank : !own) &&
+		    (c->v[i].host == NULL ? ln->hostlen == 0 :
+		    ln->hostlen == strlen(c->v[i].host) &&
+		    memcmp(c->v[i].host, ln->host, ln->hostlen) == 0))
+			return &c->v[i];
+	return NULL;
+}
+
+/* Before ln is matched: does it end a held record of its rank? */
+static void
+cut_goes_on(struct source *src, const struct line *ln)
+{
+	struct cut *x = cut_find(src->rd->cuts, ln);
+
+	if (x != NULL && ln->msglen > 0 && ln->msg[0] != ' ' && ln->msg[0] != '\t')
+		cut_drop(src->rd->cuts, (size_t)(x - src->rd->cuts->v));
+}
+
+static void
+cut_hold(struct source *src, const struct line *ln, struct event *ev)
+{
+	struct cuts *c = src->rd->cuts;
+
+	if (cut_find(c, ln) != NULL) {	/* the record's first line is held */
+		event_free(ev);
+		return;
+	}
+	if (c == NULL)
+		c = src->rd->cuts = xcalloc(1, sizeof *c);
+	if (c->n == CUTS_MAX)	/* the oldest goes */
+		cut_drop(c, 0);
+	c->v[c->n].ev = ev;
+	c->v[c->n].rank = ln->rank;
+	c->v[c->n].own = own_rank(ln);
+	c->v[c->n].host = ln->hostlen > 0 ? xstrndup(ln->host, ln->hostlen) : NULL;
+	c->n++;
+}
+
+/* The end of a finished source: the records held are cut short, events
+ * now, in the order they began. */
+static void
+cuts_end(struct batch *b, struct source *src)
+{
+	struct cuts *c = src->rd->cuts;
+	size_t i, j;
+
+	if (c == NULL)
+		return;
+	for (i = 1; i < c->n; i++)	/* a handful: insertion sort by line */
+		for (j = i; j > 0 && c->v[j].ev->lineno < c->v[j - 1].ev->lineno; j--) {
+			struct cut t = c->v[j];
+
+			c->v[j] = c->v[j - 1];
+			c->v[j - 1] = t;
+		}
+	for (i = 0; i < c->n; i++) {
+		struct event *ev = c->v[i].ev;
+
+		ev->host = c->v[i].host != NULL ?
+		    source_host(src, c->v[i].host, strlen(c->v[i].host)) : NULL;
+		rec_add(b, REC_EVENT)->u.ev = ev;
+		c->v[i].ev = NULL;
+		free(c->v[i].host);
+	}
+	free(c);
+	src->rd->cuts = NULL;
+}
+
+/* --- matches (continued) -------------------------------------------------- */
+
 static void
 on_match(void *arg, const struct signature *sig, const char *subject,
     const PCRE2_SIZE *ov)
@@ -116,6 +233,11 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	 * NFS, a wait each). Every other event reads its line back. */
 	readable = src->kind == SOURCE_LOG || (SOURCE_IS_STREAM(src) && src->st->spool_fd >= 0 &&
 	    !src->st->spool_full);
+	if (sig->only_at_end) {
+		cut_hold(fc->src, ln, event_new(sig, ln, &src->where, 1, NULL, subject, ov, NULL));
+		fc->trouble++;
+		return;
+	}
 	keep = !fc->inplace || !readable || (!minor && source_first_of_rank(fc->src, ln->rank));
 	ev = event_new(sig, ln, &src->where, keep, fc->host, subject, ov, &fc->sc->b->arena);
 	rec_add(fc->sc->b, REC_EVENT)->u.ev = ev;
@@ -164,16 +286,26 @@ wrap_of(struct source *src)
 	return src->rd->wrap;
 }
 
+static void
+wrap_release(struct source *src)
+{
+	if (src->rd->wrap != NULL)
+		free(src->rd->wrap->text);
+	free(src->rd->wrap);
+	src->rd->wrap = NULL;
+}
+
 void
 scan_source_release(struct source *src)
 {
 	if (src->rd == NULL && src->asleep == NULL)
 		return;
 	(void)source_reader(src);	/* awake */
-	if (src->rd->wrap != NULL)
-		free(src->rd->wrap->text);
-	free(src->rd->wrap);
-	src->rd->wrap = NULL;
+	wrap_release(src);
+	while (src->rd->cuts != NULL && src->rd->cuts->n > 0)
+		cut_drop(src->rd->cuts, 0);
+	free(src->rd->cuts);
+	src->rd->cuts = NULL;
 }
 
 /* w->text = a + b, where a may be w->text itself. */
@@ -294,6 +426,8 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 	fc.inplace = inplace && ln.raw == text;
 	fc.host = line_host(src, &ln);
 	line_rec(sc->b, &ln, fc.host);
+	if (src->rd->cuts != NULL)
+		cut_goes_on(src, &ln);
 	if (ln.msglen == 0) {
 		if (src->rd->wrap != NULL)
 			src->rd->wrap->len = 0;
@@ -564,6 +698,8 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 			source_flush(src, on_line, sc);
 		if (src->rd->document == DOC_READING)
 			doc_end(sc, src, final || src->done);
+		if (final)
+			cuts_end(b, src);
 		if (envstate_backwards(&src->rd->env))
 			notes_add(&b->notes, NOTE_WARN, src->where.name, 0, 0,
 			    "its records come newest first (logcli without --forward?): a "
@@ -572,7 +708,7 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 		/* what a next line might continue: nothing when it has no
 		 * text, or when none will follow */
 		if (src->rd->wrap != NULL && (src->rd->wrap->len == 0 || final))
-			scan_source_release(src);
+			wrap_release(src);
 	}
 	notes_to_recs(b);
 	sc->b = NULL;

@@ -83,7 +83,8 @@ void	 scanner_init(struct scanner *sc, struct matcher *m, const int64_t *anchor)
 void	 scanner_release(struct scanner *sc);
 /* Read about budget bytes (0: all there is) of src into b (emptied
  * first); final: at the end of what there is, take the last line even
- * without its newline. Sets b->bytes and b->last. */
+ * without its newline, and the events of the records it ends inside (a
+ * signature's only_at_end). Sets b->bytes and b->last. */
 void	 scanner_read(struct scanner *sc, struct source *src, uint64_t budget,
 	    int final, struct batch *b);
 
@@ -96,7 +97,8 @@ void	 batch_free(struct batch *b);
  * 16 KiB: its time is the file's year anchor. */
 int	 scan_head_anchor(const char *head, size_t n, int64_t *anchor);
 
-/* Per source: the half of a hard-wrapped record kept for the next line. */
+/* Per source: free the half of a hard-wrapped record kept for the next
+ * line, and the records held to the end (only_at_end). */
 void	 scan_source_release(struct source *src);
 
 #endif

@@ -19,6 +19,7 @@
 
 struct source;
 struct wrap;
+struct cuts;
 
 #define SOURCE_LINE_MAX	(64 * 1024)	/* longer lines are matched on their head */
 #define SOURCE_CHUNK	(64 * 1024)
@@ -53,6 +54,7 @@ struct srcread {
 	char		*carry;		/* partial last line */
 	size_t		 carrylen, carrycap;
 	struct wrap	*wrap;		/* the scanner's kept half-record (core/scan.c) */
+	struct cuts	*cuts;		/* the scanner's records held to the end (core/scan.c) */
 	struct envstate	 env;		/* what wraps its lines (core/envelope.h) */
 	/* a whole JSON document (an Elasticsearch response, an aws logs
 	 * export) is kept until it is complete, then read record by record

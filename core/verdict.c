@@ -290,6 +290,11 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		buf_adds(reason, "; the rank is the one its process group prints, which is "
 		    "the global rank only in the default group");
 	}
+	if (init->sig->only_at_end) {
+		cap(an, "medium");
+		buf_adds(reason, "; its log ends there, cut short: what would say what "
+		    "failed is missing or incomplete");
+	}
 	if (init->ts.flags & STAMP_REPORTED) {
 		cap(an, "medium");
 		buf_adds(reason, " (time as torchrun's summary reports it, to the second)");

@@ -767,6 +767,130 @@ test_init_lines_summarised(void **state)
 	done(&t);
 }
 
+#define TB_HEAD	"Traceback (most recent call last):\n"
+#define TB_FRAME "  File \"/srv/app/train.py\", line 88, in train_step\n" \
+	"    loss = model(batch)\n"
+
+/* A log (or a paste of it) that ends inside a rank's traceback, before
+ * its exception line: that rank failed, the report says the rest is
+ * missing, and it is no more than medium sure. */
+static void
+test_traceback_cut_at_end(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "[rank0]: step 10 | loss 2.1\n"
+	    "[rank1]: step 10 | loss 2.2\n"
+	    "[rank1]: " TB_HEAD
+	    "[rank1]:   File \"/srv/app/train.py\", line 88, in train_step\n"
+	    "[rank0]: step 11 | loss 2.0\n"
+	    "[rank1]:     loss = model(batch)\n"
+	    "[rank1]:             ^^^^^^^^^^^^\n"
+	    "[rank1]:\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 1);
+	assert_string_equal(an->initiating->sig->id, "python-traceback-cut");
+	assert_int_equal(an->initiating->lineno, 3);	/* where it began */
+	assert_string_equal(an->confidence, "medium");
+	assert_non_null(strstr(an->reason, "cut short"));
+	assert_int_equal(an->ndiags, 1);
+	assert_string_equal(an->diags[0].entry->id, "rank-exception");
+	done(&t);
+
+	/* followed, the file may go on: nothing yet; at its end, the cut */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "rank1.log", "step 10 | loss 2.2\n" TB_HEAD TB_FRAME);
+	{
+		const char *paths[1] = { t.dir };
+		char *why = NULL;
+
+		t.r = run_new(rb, paths, 1, NULL, &why);
+		assert_non_null(t.r);
+		run_scan(t.r, 0);
+		an = incident_analyse(t.r->incident);
+		assert_null(an->initiating);
+		run_scan(t.r, 1);
+		an = incident_analyse(t.r->incident);
+		assert_non_null(an->initiating);
+		assert_int_equal(an->initiating->rank, 1);
+		assert_int_equal(an->initiating->lineno, 2);
+	}
+	done(&t);
+
+	/* the same traceback with its exception line: that line is the event */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "rank1.log", "step 10 | loss 2.2\n" TB_HEAD TB_FRAME
+	    "ValueError: shapes (4, 512) and (4, 256) do not match\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->initiating->rank, 1);
+	assert_string_equal(an->initiating->sig->id, "python-exception");
+	assert_string_equal(an->confidence, "high");
+	done(&t);
+}
+
+/* A traceback the rank goes on from (a logged, handled exception, or one
+ * whose last line no entry knows) is no cut one, and neither is a frame
+ * that only borrowed a rank from the record before it. */
+static void
+test_traceback_that_goes_on_is_not_cut(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "rank0.log", "step 10 | loss 2.2\n" TB_HEAD TB_FRAME
+	    "retrying the step with a smaller batch\n"
+	    "step 11 | loss 2.1\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HEALTHY);
+	done(&t);
+
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "driver.log",
+	    "[rank0]: step 10 | loss 2.2\n"
+	    "[rank0]: Timeout at step 10, retrying\n"
+	    TB_FRAME
+	    "ray.exceptions.RayTaskError(ActorDiedError): the actor died unexpectedly\n");
+	an = analyse_dir(&t);
+	assert_null(an->initiating);
+	done(&t);
+}
+
+/* The end of a log cut inside a traceback (a launcher's own, after it
+ * reported a worker's failure) is the evidence of last resort: a failure
+ * that says what it was comes first, even an untimed one. */
+static void
+test_traceback_cut_gives_way(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	size_t i;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+	    "W1130 03:14:05.512000 7701 torch/distributed/elastic/multiprocessing/api.py:900] "
+	    "Sending process 7703 closing signal SIGTERM\n"
+	    TB_HEAD
+	    "  File \"/usr/bin/torchrun\", line 8, in <module>\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->initiating->sig->entry->id, "cuda-illegal-memory-access");
+	for (i = 0; i < an->ndiags; i++) {	/* and it is no evidence */
+		size_t j;
+
+		for (j = 0; j < an->diags[i].nevidence; j++)
+			assert_false(an->diags[i].evidence_events[j]->sig->only_at_end);
+	}
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -794,6 +918,9 @@ main(void)
 		cmocka_unit_test(test_launcher_time_ties_untimed_error),
 		cmocka_unit_test(test_nccl_system_error_is_fallout),
 		cmocka_unit_test(test_init_lines_summarised),
+		cmocka_unit_test(test_traceback_cut_at_end),
+		cmocka_unit_test(test_traceback_that_goes_on_is_not_cut),
+		cmocka_unit_test(test_traceback_cut_gives_way),
 	};
 
 	setenv("TZ", "UTC", 1);

@@ -162,6 +162,26 @@ test_errors_name_place(void **state)
 	good_plus_refused(dir, "    min_ranks: 1e30\n", "min_ranks must be a whole number", 0);
 	good_plus_refused(dir, "    min_ranks: nan\n", "min_ranks must be a whole number", 0);
 
+	/* only_at_end is for trouble: a context line is no cut record */
+	notes_init(&ns);
+	rb = rulebook_new();
+	bad = malloc(sizeof good + 64);
+	strcpy(bad, good);
+	{
+		char *r = strstr(bad, "    role: initiating\n");
+		const char *rest = strstr(good, "    role: initiating\n") + strlen("    role: initiating\n");
+
+		strcpy(r, "    role: context\n    only_at_end: true\n");
+		strcat(r, rest);
+	}
+	TU_WRITE(dir, "b.yaml", bad);
+	assert_int_equal(rulebook_load_dir(rb, dir, &ns), 1);
+	n = only_error(&ns);
+	assert_non_null(strstr(n->text, "only_at_end is for trouble"));
+	rulebook_free(rb);
+	notes_release(&ns);
+	free(bad);
+
 	/* a bad regex, and a good file beside it still loads */
 	notes_init(&ns);
 	rb = rulebook_new();
