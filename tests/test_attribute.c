@@ -891,6 +891,45 @@ test_traceback_cut_gives_way(void **state)
 	done(&t);
 }
 
+/* NCCL 2.19+ follows its generic "internal error" with the reason ("Last
+ * error:" and the failed call): the entry that knows the reason explains
+ * the failure, not the generic one. */
+static void
+test_last_error_explains(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "rank5.log",
+	    "step 10 | loss 2.2\n"
+	    "torch.distributed.DistBackendError: NCCL error in: /src/ProcessGroupNCCL.cpp:1691, "
+	    "internal error - please report this issue to the NCCL developers, NCCL version 2.19.3\n"
+	    "ncclInternalError: Internal check failed.\n"
+	    "Last error:\n"
+	    "Net : Call to recv from 10.1.2.3<41222> failed : Connection refused\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->initiating->rank, 5);
+	assert_string_equal(an->initiating->sig->entry->id, "rank-exception");
+	assert_true(an->ndiags >= 2);
+	assert_string_equal(an->diags[0].entry->id, "nccl-network-error");
+	assert_true(an->diags[0].owns_initiating);
+	assert_false(an->diags[1].owns_initiating);
+	done(&t);
+
+	/* without the reason, the generic entry is all there is */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "rank5.log",
+	    "step 10 | loss 2.2\n"
+	    "torch.distributed.DistBackendError: NCCL error in: /src/ProcessGroupNCCL.cpp:1691, "
+	    "internal error - please report this issue to the NCCL developers, NCCL version 2.19.3\n");
+	an = analyse_dir(&t);
+	assert_string_equal(an->diags[0].entry->id, "rank-exception");
+	assert_true(an->diags[0].owns_initiating);
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -921,6 +960,7 @@ main(void)
 		cmocka_unit_test(test_traceback_cut_at_end),
 		cmocka_unit_test(test_traceback_that_goes_on_is_not_cut),
 		cmocka_unit_test(test_traceback_cut_gives_way),
+		cmocka_unit_test(test_last_error_explains),
 	};
 
 	setenv("TZ", "UTC", 1);
