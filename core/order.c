@@ -1,6 +1,7 @@
 /* order.c: which rank failed first. Each rank's first failure is its
  * earliest initiating event (a weightier one within the tie window speaks
- * for it; one cut short by the end of its log only when it has no other);
+ * for it; one cut short by the end of its log only when it has no other,
+ * and no other rank reports fallout);
  * the initiating event is the earliest of these, and ranks within
  * the tie window of it are reported with it. Collateral events are never
  * candidates, however early or loud. */
@@ -26,14 +27,34 @@ want_known(const struct event *ev)
 	return ev->sig->role == ROLE_INITIATING && !ev->sig->only_at_end;
 }
 
+/* How many ranks reported fallout (a collateral event). */
+static size_t
+ranks_with_fallout(const struct incident *in)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < in->rank_n; i++)
+		n += incident_first_of_rank(in, in->rank_v[i]->rank, incident_want_collateral) != NULL;
+	return n;
+}
+
+/* fallout: how many ranks reported fallout. A record cut short says that
+ * its rank failed, not how: while another rank reports fallout, it is as
+ * likely the same fallout (every rank's traceback after a timeout, one of
+ * them cut by the paste), and no candidate. */
 static const struct event *
-first_failure_of_rank(const struct incident *in, int rank)
+first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 {
 	const struct event *first = incident_first_of_rank(in, rank, want_known), *best;
 	size_t i, lo, hi;
 
-	if (first == NULL)	/* then a cut one says that the rank failed */
-		return incident_first_of_rank(in, rank, incident_want_initiating);
+	if (first == NULL) {
+		if ((first = incident_first_of_rank(in, rank, incident_want_initiating)) == NULL)
+			return NULL;
+		if (rank >= 0 && incident_first_of_rank(in, rank, incident_want_collateral) != NULL)
+			fallout--;
+		return fallout > 0 ? NULL : first;
+	}
 	best = first;
 	incident_rank_events(in, rank, &lo, &hi);
 	if (!(first->ts.flags & STAMP_TIME)) {
@@ -99,18 +120,19 @@ choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
 	const struct event **cand = xcalloc(in->rank_n + 1, sizeof *cand);
 	size_t n = 0, i, j;
 	const struct event *first = NULL;
+	size_t fallout = ranks_with_fallout(in);
 
 	for (i = 0; i < in->rank_n; i++) {
 		const struct event *ev;
 
-		if ((ev = first_failure_of_rank(in, in->rank_v[i]->rank)) != NULL)
+		if ((ev = first_failure_of_rank(in, in->rank_v[i]->rank, fallout)) != NULL)
 			cand[n++] = ev;
 	}
 	p->co = cand;
 	p->nco = 0;
 	if (n == 0) {
 		/* An initiating line nobody can attribute still means failure. */
-		first = first_failure_of_rank(in, -1);
+		first = first_failure_of_rank(in, -1, fallout);
 		an->initiating = first;
 		return;
 	}

@@ -930,6 +930,37 @@ test_last_error_explains(void **state)
 	done(&t);
 }
 
+/* While another rank reports fallout, a traceback cut short is as likely
+ * the same fallout (every rank prints one after an abort; the paste cut
+ * one of them): no rank is named for it. */
+static void
+test_traceback_cut_beside_fallout(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "[rank5]: RuntimeError: NCCL communicator was aborted on rank 5.\n"
+	    "[rank3]: " TB_HEAD
+	    "[rank3]:   File \"/srv/app/train.py\", line 88, in train_step\n");
+	an = analyse_dir(&t);
+	assert_null(an->initiating);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_string_equal(an->diags[0].entry->id, "nccl-watchdog-timeout");
+	done(&t);
+
+	/* fallout of its own rank (its launcher's exit code) is no other's */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "rank3.log", "step 10 | loss 2.2\n"
+	    "Sending process 4711 closing signal SIGTERM\n" TB_HEAD TB_FRAME);
+	an = analyse_dir(&t);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 3);
+	assert_string_equal(an->initiating->sig->id, "python-traceback-cut");
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -961,6 +992,7 @@ main(void)
 		cmocka_unit_test(test_traceback_that_goes_on_is_not_cut),
 		cmocka_unit_test(test_traceback_cut_gives_way),
 		cmocka_unit_test(test_last_error_explains),
+		cmocka_unit_test(test_traceback_cut_beside_fallout),
 	};
 
 	setenv("TZ", "UTC", 1);
