@@ -1216,14 +1216,15 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		p += j + 1;
 		n -= j + 1;
 	}
-	/* A leading space before a prefix (" [rank3]:[E...") */
+	/* A leading space before a prefix (" [rank3]:[E..."), or the spaces
+	 * a progress bar left once a paste dropped its '\r' */
 	if (n > 8 && p[0] == ' ') {
 		size_t j = 1;
 		struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL };
 
-		while (j < n && j < 8 && p[j] == ' ')
+		while (j < n && j < 256 && p[j] == ' ')
 			j++;
-		if ((p[j] == '[' || p[j] == '(') && peel_one(p + j, n - j, &tmp) != 0 &&
+		if (j < n && (p[j] == '[' || p[j] == '(') && peel_one(p + j, n - j, &tmp) != 0 &&
 		    tmp.host == NULL) {
 			p += j;
 			n -= j;

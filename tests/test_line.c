@@ -546,6 +546,14 @@ test_pasted_and_collected_prefixes(void **state)
 	assert_int_equal(ln.rank, 14);
 	parse(" [rank3]:[E227 16:30:43.100000000 ProcessGroupNCCL.cpp:9] [PG ID 2 PG GUID 7 Rank 1] x");
 	assert_int_equal(ln.rank, 3);
+	/* a progress bar's spaces, its '\r' lost in a paste */
+	parse("                                                                       "
+	    "                                                 [rank3]:[E227 16:30:43.100000000 "
+	    "ProcessGroupNCCL.cpp:9] x");
+	assert_int_equal(ln.rank, 3);
+	assert_true(ln.ts.flags & STAMP_TIME);
+	parse("                                                            [x for x in y]");
+	assert_int_not_equal(ln.rank_from, RANK_PREFIX);
 	parse("\033[36m(Worker pid=4009)\033[0m [rank1]: RuntimeError: x");
 	assert_int_equal(ln.rank, 1);
 	parse("[36m(Worker pid=4009) [rank1]: RuntimeError: x");
