@@ -104,7 +104,11 @@ text_event(struct buf *b, const struct event *ev, const char *indent, int with_e
 	buf_printf(b, ":%lu  ", (unsigned long)ev->lineno);
 	if (ev->rank >= 0)
 		buf_printf(b, "rank %d", ev->rank);
-	else
+	else if (ev->host != NULL) {
+		/* where a host prefix is all that locates it */
+		buf_adds(b, "no rank, host ");
+		add_safe(b, ev->host);
+	} else
 		buf_adds(b, "no rank");
 	buf_printf(b, "  %s%s%s%s  [%s%s%s]\n", when, note ? " (" : "", note ? note : "",
 	    note ? ")" : "", role_name(ev->sig->role), with_entry ? " " : "",

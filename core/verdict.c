@@ -203,6 +203,8 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 	if (init->rank < 0) {
 		cap(an, "low");
 		buf_printf(reason, "; %s:%lu carries no rank", event_file(init), (unsigned long)init->lineno);
+		if (init->host != NULL)
+			buf_printf(reason, ", only its host, %s", init->host);
 	} else if (p->nco > 1) {
 		int untimed = 0;
 

@@ -961,6 +961,25 @@ test_traceback_cut_beside_fallout(void **state)
 	done(&t);
 }
 
+/* A failure line that carries only its host (pdsh's prefix): the reason
+ * names the host, all that locates it. */
+static void
+test_unranked_failure_names_its_host(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "node-07.cluster: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+	    "2.00 GiB. GPU 2 has a total capacity of 79.10 GiB of which 1.02 GiB is free.\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->initiating->rank, -1);
+	assert_non_null(strstr(an->reason, "carries no rank, only its host, node-07.cluster"));
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -993,6 +1012,7 @@ main(void)
 		cmocka_unit_test(test_traceback_cut_gives_way),
 		cmocka_unit_test(test_last_error_explains),
 		cmocka_unit_test(test_traceback_cut_beside_fallout),
+		cmocka_unit_test(test_unranked_failure_names_its_host),
 	};
 
 	setenv("TZ", "UTC", 1);
