@@ -1,7 +1,10 @@
 /* diagnose.c: which encyclopedia entries explain the run. An entry's
- * evidence is the weight of each of its signatures that matched (once;
- * a record cut short only as the initiating event), of its met conditions, and 4 for the entry behind the initiating event;
- * an entry with only fallout counts half; score = 1 - exp(-evidence / 4). */
+ * evidence is the weight of each of its signatures that matched (once; a
+ * record cut short only as the initiating event; a line the weightier
+ * signature of another entry also matched, not), of its met conditions,
+ * and 4 for the entry that explains the initiating event (its own, unless
+ * cut short, or the reason the next lines of a generic one give); an
+ * entry with only fallout counts half; score = 1 - exp(-evidence / 4). */
 #include "config.h"
 
 #include <math.h>
@@ -29,6 +32,27 @@ static int
 cut_aside(const struct analysis *an, const struct event *ev)
 {
 	return ev->sig->only_at_end && ev != an->initiating;
+}
+
+/* Two signatures of one role on one line ("RuntimeError: CUDA error: an
+ * illegal memory access", a bare exception and a CUDA fault): the
+ * weightier speaks for it, and the other entry gets no evidence from it.
+ * A line's events arrive one after the other: its neighbours. */
+static int
+outweighed(const struct incident *in, size_t k)
+{
+	const struct event *ev = in->events[k];
+	size_t j;
+
+	for (j = k > 0 ? k - 1 : 0; j <= k + 1 && j < in->nevents; j++) {
+		const struct event *o = in->events[j];
+
+		if (j != k && o->lineno == ev->lineno && o->where == ev->where &&
+		    o->sig->role == ev->sig->role && o->sig->entry != ev->sig->entry &&
+		    o->sig->weight > ev->sig->weight && !o->sig->only_at_end)
+			return 1;
+	}
+	return 0;
 }
 
 /* The entry that explains the initiating event: its own, unless its line
@@ -83,7 +107,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		const struct event *ev = in->events[k];
 		size_t si = ev->sig->index;
 
-		if (cut_aside(an, ev))
+		if (cut_aside(an, ev) || outweighed(in, k))
 			continue;
 		if (first[si] == NULL || event_cmp_time(ev, first[si]) < 0)
 			first[si] = ev;
@@ -102,7 +126,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		const struct event *ev = in->events[k];
 		const struct rankstate *rs = ev->rank >= 0 ? incident_rank(in, ev->rank) : NULL;
 
-		if (rs != NULL && !cut_aside(an, ev))
+		if (rs != NULL && !cut_aside(an, ev) && !outweighed(in, k))
 			rr[(row_of[entry_of[ev->sig->index]] - 1) * nr + rs->k] |=
 			    (unsigned char)(1 << ev->sig->role);
 	}

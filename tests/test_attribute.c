@@ -980,6 +980,38 @@ test_unranked_failure_names_its_host(void **state)
 	done(&t);
 }
 
+/* One line, a bare exception and a CUDA fault: the CUDA entry speaks for
+ * it, and the generic entry is no diagnosis of its own. */
+static void
+test_specific_line_outweighs_generic(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	size_t i;
+
+	(void)state;
+	TU_WRITE(t.dir, "rank2.log", "step 10 | loss 2.2\n"
+	    "RuntimeError: CUDA error: an illegal memory access was encountered\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->diags[0].entry->id, "cuda-illegal-memory-access");
+	for (i = 0; i < an->ndiags; i++)
+		assert_string_not_equal(an->diags[i].entry->id, "rank-exception");
+	done(&t);
+
+	/* a bare exception on a line of its own still is one */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "rank2.log", "step 10 | loss 2.2\n"
+	    "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+	    "ValueError: shapes do not match\n");
+	an = analyse_dir(&t);
+	for (i = 0; i < an->ndiags; i++)
+		if (strcmp(an->diags[i].entry->id, "rank-exception") == 0)
+			break;
+	assert_true(i < an->ndiags);
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -1013,6 +1045,7 @@ main(void)
 		cmocka_unit_test(test_last_error_explains),
 		cmocka_unit_test(test_traceback_cut_beside_fallout),
 		cmocka_unit_test(test_unranked_failure_names_its_host),
+		cmocka_unit_test(test_specific_line_outweighs_generic),
 	};
 
 	setenv("TZ", "UTC", 1);
