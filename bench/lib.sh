@@ -45,7 +45,7 @@ printf '  kernel       %s\n' "$(uname -r)"
 printf '  rankwatch    %s (copy of %s, sha256 %s, %s rule files)\n' "$("$RW" --version 2>&1 | head -1)" "$RWSRC" \
 	"$(sha256sum "$RW" | cut -c1-12)" "$(ls "$OUT/snapshot/rules"/*.yaml 2>/dev/null | wc -l)"
 printf '  build        %s\n' "$(sed -n 's/^CFLAGS = //p' "$top/Makefile" 2>/dev/null | head -1)"
-printf '  ripgrep      %s\n' "$(rg --version | head -1)"
+printf '  ripgrep      %s\n' "$(rg --version 2>/dev/null | head -1)"
 printf '  rg PCRE2     %s\n' "$(rg --pcre2-version 2>/dev/null | head -1 || echo none)"
 printf '  load avg     %s (at start)\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '  out dir      %s\n' "$OUT"
