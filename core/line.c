@@ -372,6 +372,28 @@ worker_tp(const char *p, size_t n)
 	return tp;
 }
 
+/* NCCL's "host:pid:tid " at p (its lines' own prefix): its length, with
+ * the host's in *hostlen and the pid; 0 when p does not start so. The
+ * host: letters, digits, '-', '.', '_' up to the first ':' (HOST_NAME_MAX
+ * 64); most messages fail at their first word. */
+static size_t
+nccl_head(const char *p, size_t n, size_t *hostlen, long *pid)
+{
+	unsigned seen;
+	size_t i = host_span(p, n, 65, &seen), d;
+	long tid;
+
+	if (i == 0 || i >= n || p[i] != ':')
+		return 0;
+	*hostlen = i++;
+	if ((d = number(p + i, n - i, 10, pid)) == 0 || i + d >= n || p[i + d] != ':')
+		return 0;
+	i += d + 1;
+	if ((d = number(p + i, n - i, 10, &tid)) == 0 || i + d >= n || p[i + d] != ' ')
+		return 0;
+	return i + d + 1;
+}
+
 /* One launcher prefix at p; returns its length or 0. */
 static size_t
 peel_one(const char *p, size_t n, struct peeled *pl)
@@ -427,6 +449,12 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 		/* horovodrun's own (Gloo) launcher: [rank]<stream>: */
 		if (d <= 7 && 1 + d < n && p[1 + d] == ']' && (i = stream_tag(p, n, 1 + d, v, pl)) != 0)
 			return i;
+		/* horovodrun's "[N]" glued to NCCL's "host:pid:tid [dev]" */
+		if (d <= 6 && 1 + d + 1 < n && p[1 + d] == ']' &&
+		    nccl_head(p + 2 + d, n - 2 - d, &i, &w) != 0) {
+			pl->tee_global = (int)v;
+			return 2 + d;
+		}
 		/* a ${rank} template [N]: followed by text ("[0]:" alone is the
 		 * failure summary) */
 		if (d <= 6 && starts(p + 1 + d, n - 1 - d, "]:") && 1 + d + 2 < n) {
@@ -951,22 +979,10 @@ static size_t
 peel_nccl(const char *p, size_t n, struct line *out)
 {
 	size_t i, h, d;
-	long pid, tid, dev;
-	unsigned seen;
+	long pid, dev;
 
-	/* the host: letters, digits, '-', '.', '_' up to the first ':'
-	 * (HOST_NAME_MAX 64); most messages fail at their first word */
-	i = host_span(p, n, 65, &seen);
-	if (i == 0 || i >= n || p[i] != ':')
+	if ((i = nccl_head(p, n, &h, &pid)) == 0)
 		return 0;
-	h = i;
-	i++;
-	if ((d = number(p + i, n - i, 10, &pid)) == 0 || i + d >= n || p[i + d] != ':')
-		return 0;
-	i += d + 1;
-	if ((d = number(p + i, n - i, 10, &tid)) == 0 || i + d >= n || p[i + d] != ' ')
-		return 0;
-	i += d + 1;
 	if (i < n && p[i] == '[' && (d = number(p + i + 1, n - i - 1, 4, &dev)) != 0 &&
 	    i + 1 + d + 1 < n && p[i + 1 + d] == ']' && p[i + 2 + d] == ' ')
 		i += d + 3;

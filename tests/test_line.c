@@ -540,6 +540,15 @@ test_pasted_and_collected_prefixes(void **state)
 	parse("RuntimeError: boom");	/* an exception is no host */
 	msg_is("RuntimeError: boom");
 	assert_null(ln.host);
+	/* horovodrun's rank tag glued to NCCL's own prefix */
+	parse("[15]worker-23:83:2526 [0] misc/socket.cc:503 NCCL WARN Net : Call to recv from "
+	    "10.0.0.1<41468> failed : Connection timed out");
+	assert_int_equal(ln.rank, 15);
+	assert_int_equal(ln.hostlen, 9);
+	assert_memory_equal(ln.host, "worker-23", 9);
+	assert_int_equal(ln.pid, 83);
+	parse("[15]x: 2 items");	/* a bracket glued to words: no tag */
+	assert_int_not_equal(ln.rank_from, RANK_PREFIX);
 	parse("trainer-7b-w3 >> [rank1]: ValueError: x");
 	assert_int_equal(ln.rank, 1);
 	parse("run-a.node-004 [stderr] [rank14]: x");
