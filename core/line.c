@@ -895,6 +895,24 @@ header_dmesg_t(const char *p, size_t n, struct header *h)
 	return 11 + d + (11 + d < n && p[11 + d] == ' ');
 }
 
+/* ctime, as Open MPI's --timestamp-output puts it before its tag, with
+ * nothing between: "Fri Aug 11 12:31:45 2023[1,0]<stdout>:" */
+static size_t
+header_ctime(const char *p, size_t n, struct header *h)
+{
+	size_t d;
+	long year;
+
+	if (n < 24 || p[3] != ' ' || !month_of(p + 4, n - 4))
+		return 0;
+	if ((d = month_day_time(p + 4, n - 4, &h->c)) == 0 || 4 + d + 5 > n ||
+	    p[4 + d] != ' ' || number(p + 5 + d, n - 5 - d, 4, &year) != 4)
+		return 0;
+	h->c.year = (int)year;
+	h->has_time = 1;
+	return 9 + d + (9 + d < n && p[9 + d] == ' ');
+}
+
 /* syslog "Jun 18 12:03:01 host kernel: ": the host is kept. */
 static size_t
 header_syslog(const char *p, size_t n, struct header *h, struct line *out)
@@ -951,6 +969,8 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 		return 0;
 	if (p[0] >= 'A' && p[0] <= 'S' && n > 16 && p[3] == ' ' && month_of(p, n))
 		return header_syslog(p, n, h, out);
+	if (p[0] >= 'F' && p[0] <= 'W' && n > 24 && p[3] == ' ' && (l = header_ctime(p, n, h)) != 0)
+		return l;
 	if (p[0] == '[') {
 		if (n > 2 && isupper_(p[1]) && (l = header_dmesg_t(p, n, h)) != 0)
 			return l;

@@ -540,6 +540,16 @@ test_pasted_and_collected_prefixes(void **state)
 	parse("RuntimeError: boom");	/* an exception is no host */
 	msg_is("RuntimeError: boom");
 	assert_null(ln.host);
+	/* Open MPI --timestamp-output: ctime glued to the tag */
+	parse("Fri Aug 11 12:31:45 2023[1,7]<stdout>:RuntimeError: CUDA error: boom");
+	assert_int_equal(ln.rank, 7);
+	msg_is("RuntimeError: CUDA error: boom");
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.year, 2023);
+	assert_int_equal(c.mday, 11);
+	assert_int_equal(c.sec, 45);
+	parse("Fri Aug  1 09:00:00 2023 [1,2]<stderr>:x");
+	assert_int_equal(ln.rank, 2);
 	/* horovodrun's rank tag glued to NCCL's own prefix */
 	parse("[15]worker-23:83:2526 [0] misc/socket.cc:503 NCCL WARN Net : Call to recv from "
 	    "10.0.0.1<41468> failed : Connection timed out");
