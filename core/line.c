@@ -376,7 +376,7 @@ worker_tp(const char *p, size_t n)
  * the host's in *hostlen and the pid; 0 when p does not start so. The
  * host: letters, digits, '-', '.', '_' up to the first ':' (HOST_NAME_MAX
  * 64); most messages fail at their first word. */
-static size_t
+static inline size_t
 nccl_head(const char *p, size_t n, size_t *hostlen, long *pid)
 {
 	unsigned seen;
