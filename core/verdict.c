@@ -280,8 +280,8 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		cap(an, "medium");
 		buf_adds(reason, "; the rank rests on a launcher line that names it");
 	} else if (init->rank >= 0 && init->via == VIA_RECORD) {
-		if (init->assumed)
-			cap(an, "medium");
+		/* lent by a line up to a record away: an inference */
+		cap(an, "medium");
 		buf_adds(reason, init->assumed ? "; the rank comes from another line of the same "
 		    "record, a launcher's local rank taken as global because the logs show one node" :
 		    "; the rank comes from another line of the same record");

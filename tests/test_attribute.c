@@ -164,6 +164,9 @@ test_record_names_its_rank_later(void **state)
 	assert_non_null(an->initiating);
 	assert_int_equal(an->initiating->rank, 6);
 	assert_string_equal(an->diags[0].entry->id, "ddp-unused-parameters");
+	/* a rank another line lends is an inference, said so */
+	assert_string_equal(an->confidence, "medium");
+	assert_non_null(strstr(an->reason, "from another line of the same record"));
 	done(&t);
 }
 
