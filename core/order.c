@@ -1,10 +1,10 @@
 /* order.c: which rank failed first. Each rank's first failure is its
  * earliest initiating event (a weightier one within the tie window speaks
- * for it; one cut short by the end of its log only when it has no other,
- * and no other rank reports fallout);
- * the initiating event is the earliest of these, and ranks within
- * the tie window of it are reported with it. Collateral events are never
- * candidates, however early or loud. */
+ * for it; one cut short by the end of its log only when it has no other
+ * and no other rank reports fallout); the initiating event is the
+ * earliest of these, and ranks within the tie window of it are reported
+ * with it. Collateral events are never candidates, however early or
+ * loud. */
 #include "config.h"
 
 #include <stdio.h>
@@ -14,10 +14,6 @@
 #include "analysis.h"
 #include "xmalloc.h"
 
-/* A rank's own first failure: its earliest initiating event, unless a
- * weightier (more specific) one follows within the tie window, as when a
- * traceback's generic wrapper line precedes the line that names the CUDA
- * or NCCL error. */
 /* An initiating event that says what failed: not a record held to the
  * end of its log (a traceback cut before its exception line), which is
  * the evidence of last resort. */
@@ -38,10 +34,14 @@ ranks_with_fallout(const struct incident *in)
 	return n;
 }
 
-/* fallout: how many ranks reported fallout. A record cut short says that
- * its rank failed, not how: while another rank reports fallout, it is as
- * likely the same fallout (every rank's traceback after a timeout, one of
- * them cut by the paste), and no candidate. */
+/* A rank's own first failure: its earliest initiating event, unless a
+ * weightier (more specific) one follows within the tie window, as when a
+ * traceback's generic wrapper line precedes the line that names the CUDA
+ * or NCCL error. fallout: how many ranks reported fallout. A record cut
+ * short says that its rank failed, not how: it counts only when the rank
+ * has no other, and while another rank reports fallout it is as likely
+ * the same fallout (every rank's traceback after a timeout, one of them
+ * cut by the paste): no candidate. */
 static const struct event *
 first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 {
