@@ -273,6 +273,18 @@ plain_host_known(const char *p, size_t n, const char *rest, size_t restlen,
 	return 1;
 }
 
+/* Is p[0..n) a Python class's dotted name, "jinja2.exceptions.TemplateNotFound"
+ * (no '-', its last part capitalised, then lower case), not a host's
+ * (lower case by custom, or an address)? */
+static int
+python_class(const char *p, size_t n)
+{
+	const char *dot = memrchr(p, '.', n);
+
+	return dot != NULL && (size_t)(dot - p) + 3 < n && isupper_(dot[1]) &&
+	    dot[2] >= 'a' && dot[2] <= 'z' && memchr(p, '-', n) == NULL;
+}
+
 /* A host, IP or pod name that a fan-out tool put in front of every line
  * (pdsh and clush "host: ", mpi-operator pods "job-launcher: ", runners
  * "node-3 [stderr] "): letters, digits and - . _, with at least one digit
@@ -294,6 +306,8 @@ host_prefix(const char *p, size_t n, struct peeled *pl)
 		return 0;
 	if (!(seen & (1u << 3)) && (pl->no_host || p[i] != ':' || i + 2 >= n || p[i + 1] != ' ' ||
 	    !plain_host_known(p, i, p + i + 2, n - i - 2, pl->hosts)))
+		return 0;
+	if (p[i] == ':' && python_class(p, i))
 		return 0;
 	pl->host = p;
 	pl->hostlen = i;

@@ -540,6 +540,11 @@ test_pasted_and_collected_prefixes(void **state)
 	parse("RuntimeError: boom");	/* an exception is no host */
 	msg_is("RuntimeError: boom");
 	assert_null(ln.host);
+	parse("jinja2.exceptions.TemplateNotFound: chat.jinja");	/* nor a class */
+	msg_is("jinja2.exceptions.TemplateNotFound: chat.jinja");
+	assert_null(ln.host);
+	parse("node-7.Cluster2: boom");	/* a capital is no class alone */
+	assert_non_null(ln.host);
 	/* Open MPI --timestamp-output: ctime glued to the tag */
 	parse("Fri Aug 11 12:31:45 2023[1,7]<stdout>:RuntimeError: CUDA error: boom");
 	assert_int_equal(ln.rank, 7);
