@@ -119,12 +119,13 @@ struct cuts {
 	struct cut	 v[CUTS_MAX];
 };
 
+/* (the rest keep their order, the order their records began in) */
 static void
 cut_drop(struct cuts *c, size_t i)
 {
 	event_free(c->v[i].ev);
 	free(c->v[i].host);
-	c->v[i] = c->v[--c->n];
+	memmove(&c->v[i], &c->v[i + 1], (--c->n - i) * sizeof *c->v);
 }
 
 /* Is the line's rank its own, not none or a record's it continues? */
@@ -188,17 +189,10 @@ static void
 cuts_end(struct batch *b, struct source *src)
 {
 	struct cuts *c = src->rd->cuts;
-	size_t i, j;
+	size_t i;
 
 	if (c == NULL)
 		return;
-	for (i = 1; i < c->n; i++)	/* a handful: insertion sort by line */
-		for (j = i; j > 0 && c->v[j].ev->lineno < c->v[j - 1].ev->lineno; j--) {
-			struct cut t = c->v[j];
-
-			c->v[j] = c->v[j - 1];
-			c->v[j - 1] = t;
-		}
 	for (i = 0; i < c->n; i++) {
 		struct event *ev = c->v[i].ev;
 
@@ -227,17 +221,17 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 
 	if (minor && fc->trouble_only)
 		return;
+	if (sig->only_at_end) {
+		cut_hold(fc->src, ln, event_new(sig, ln, &src->where, 1, NULL, subject, ov, NULL));
+		fc->trouble++;
+		return;
+	}
 	/* The first failure-like line of each rank of a file keeps its text:
 	 * it is the rank's first event in most runs, which a report shows for
 	 * every rank, and reading it back would open every file again (on
 	 * NFS, a wait each). Every other event reads its line back. */
 	readable = src->kind == SOURCE_LOG || (SOURCE_IS_STREAM(src) && src->st->spool_fd >= 0 &&
 	    !src->st->spool_full);
-	if (sig->only_at_end) {
-		cut_hold(fc->src, ln, event_new(sig, ln, &src->where, 1, NULL, subject, ov, NULL));
-		fc->trouble++;
-		return;
-	}
 	keep = !fc->inplace || !readable || (!minor && source_first_of_rank(fc->src, ln->rank));
 	ev = event_new(sig, ln, &src->where, keep, fc->host, subject, ov, &fc->sc->b->arena);
 	rec_add(fc->sc->b, REC_EVENT)->u.ev = ev;
