@@ -358,32 +358,44 @@ mpi_tag(const char *p, size_t n, size_t d, struct peeled *pl)
 	return stream_tag(p, n, i + d, v, pl);
 }
 
-/* vLLM's worker process names "Worker_DP1_PP0_TP3_EP7 " (p[0..n), after
- * "Worker_"): each group the worker is in, with its rank in it. The
- * tensor-parallel rank is the worker's rank when it is in no other group
- * but rank 0 of each (an expert-parallel rank follows from the others);
- * else -1, as for a name without one. */
+/* The groups a serving framework's worker tag names, in p[0..n) (the tag
+ * before its "pid="): vLLM V1's "Worker_DP1_PP0_TP3_EP7", its 0.10
+ * "VllmWorker DP0 PP1 TP3" and "VllmWorkerProc[dp_rank=0,tp_rank=3]":
+ * each group the worker is in, with its rank in it. The tensor-parallel
+ * rank is the worker's rank when it is in no other group but rank 0 of
+ * each (an expert-parallel rank follows from the others); else -1, as for
+ * a tag without one. Ray's "rank=N" (no group before it) is the label's
+ * business, not this. */
 static int
 worker_tp(const char *p, size_t n)
 {
-	size_t i = 0, a, d;
+	size_t i, d;
 	long v;
-	int tp = -1;
+	int tp = -1, other = 0;
 
-	while (i < n && p[i] != ' ') {
-		for (a = i; i < n && p[i] >= 'A' && p[i] <= 'Z'; i++)
-			;
-		if (i == a || (d = number(p + i, n - i, 6, &v)) == 0)
-			return -1;
-		if (i - a == 2 && memcmp(p + a, "TP", 2) == 0)
+	for (i = 0; i + 3 <= n; i++) {
+		const char *g;
+
+		if (i > 0 && strchr(" _,[(", p[i - 1]) == NULL)
+			continue;
+		g = p + i;
+		if (isupper_(g[0]) && isupper_(g[1]) &&
+		    (d = number(g + 2, n - i - 2, 6, &v)) != 0 &&
+		    (i + 2 + d == n || strchr(" _,]", g[2 + d]) != NULL))
+			i += 2;
+		else if (i + 8 < n && g[0] >= 'a' && g[0] <= 'z' && memcmp(g + 2, "_rank=", 6) == 0 &&
+		    (d = number(g + 8, n - i - 8, 6, &v)) != 0)
+			i += 8;
+		else
+			continue;
+		if ((g[0] | 0x20) == 't' && (g[1] | 0x20) == 'p')
 			tp = (int)v;
-		else if ((i - a != 2 || memcmp(p + a, "EP", 2) != 0) && v != 0)
-			return -1;
-		i += d;
-		if (i < n && p[i] == '_')
-			i++;
+		else if (((g[0] | 0x20) == 'd' || (g[0] | 0x20) == 'p') &&
+		    (g[1] | 0x20) == 'p' && v != 0)
+			other = 1;
+		i += d - 1;
 	}
-	return tp;
+	return other ? -1 : tp;
 }
 
 /* NCCL's "host:pid:tid " at p (its lines' own prefix): its length, with
@@ -517,11 +529,10 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			return 0;
 		if (number(q + 4, (size_t)(e - q - 4), 10, &w) != 0)
 			pl->pid = w;
-		if (starts(p + 1, (size_t)(e - p - 1), "Worker_"))
-			pl->group = worker_tp(p + 8, (size_t)(q - p - 8));
+		pl->group = worker_tp(p + 1, (size_t)(q - p - 1));
 		for (q = p; q + 5 < e; q++)
-			if (memcmp(q, "rank=", 5) == 0 &&
-			    number(q + 5, (size_t)(e - q - 5), 7, &v) != 0) {
+			if (memcmp(q, "rank=", 5) == 0 && (q[-1] == ' ' || q[-1] == '(' ||
+			    q[-1] == ',') && number(q + 5, (size_t)(e - q - 5), 7, &v) != 0) {
 				pl->label = (int)v;
 				break;
 			}

@@ -656,6 +656,23 @@ test_vllm_and_sglang_headers(void **state)
 	parse("(Worker_TPx pid=88) INFO 11-02 08:15:44 [gpu_worker.py:99] x");
 	assert_int_equal(ln.rank, -1);
 	assert_int_equal(ln.pid, 88);
+	/* vLLM 0.10's "VllmWorker TP3", and a worker with its groups' ranks
+	 * spelled out: dp_rank= is no Ray rank= */
+	parse("(VllmWorker TP3 pid=5120) ERROR 09-03 19:05:48 [multiproc_executor.py:596] x");
+	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.rank_from, RANK_GROUP);
+	assert_int_equal(ln.pid, 5120);
+	msg_is("x");
+	parse("(VllmWorker PP1 TP3 pid=5120) ERROR 09-03 19:05:48 [multiproc_executor.py:596] x");
+	assert_int_equal(ln.rank, -1);
+	parse("(VllmWorkerProc[dp_rank=0,tp_rank=5] pid=77) INFO 09-03 19:05:48 [w.py:1] x");
+	assert_int_equal(ln.rank, 5);
+	assert_int_equal(ln.label, -1);
+	parse("(VllmWorkerProc[dp_rank=1,tp_rank=5] pid=77) INFO 09-03 19:05:48 [w.py:1] x");
+	assert_int_equal(ln.rank, -1);
+	parse("(EngineCore_DP0 pid=31) ERROR 09-03 19:05:48 [core.py:700] x");
+	assert_int_equal(ln.rank, -1);
+	assert_int_equal(ln.pid, 31);
 	parse("[2025-03-25 14:34:11 TP10] Scheduler hit an exception: x");
 	assert_int_equal(ln.rank, 10);
 	assert_int_equal(ln.rank_from, RANK_GROUP);
