@@ -182,7 +182,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 			 * initiating event does that, so only a required
 			 * (defining) condition makes such an entry a cause. */
 			if (e->conds[j].required ||
-			    (r->nblamed > 0 && an->verdict != VERDICT_FAILURE))
+			    (r->nblamed > 0 && an->initiating == NULL))
 				strong = 1;
 		}
 		if (why == e) {

@@ -999,6 +999,17 @@ rulebook_entry(const struct rulebook *rb, const char *id)
 	return NULL;
 }
 
+int
+entry_tagged(const struct entry *e, const char *tag)
+{
+	size_t i;
+
+	for (i = 0; i < e->tags.n; i++)
+		if (strcmp(e->tags.v[i], tag) == 0)
+			return 1;
+	return 0;
+}
+
 struct signature *
 rulebook_signature(const struct rulebook *rb, const struct entry *from,
     const char *id)

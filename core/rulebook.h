@@ -209,6 +209,9 @@ int		 rulebook_load_dir(struct rulebook *rb, const char *dir,
 int		 rulebook_finish(struct rulebook *rb, struct notes *ns);
 
 struct entry	*rulebook_entry(const struct rulebook *rb, const char *id);
+/* Does the entry carry this tag? (hang and timeout: its fallout says a
+ * rank waited; teardown: that the launcher ended it; doc/rules.md) */
+int		 entry_tagged(const struct entry *e, const char *tag);
 struct signature *rulebook_signature(const struct rulebook *rb,
 		     const struct entry *from, const char *id);
 struct condition *rulebook_condition(const struct entry *e, const char *id);

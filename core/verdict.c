@@ -38,6 +38,11 @@ verdict_decide(struct incident *in, struct analysis *an, struct passes *p)
 	(void)in;
 	if (an->initiating != NULL)
 		an->verdict = VERDICT_FAILURE;
+	else if (p->coll_errors && !p->coll_waits)
+		/* ranks died of an error that began elsewhere (a peer gone,
+		 * the network) and none waited: the run failed, of a cause
+		 * these logs do not show */
+		an->verdict = VERDICT_FAILURE;
 	else if (p->first_coll != NULL || (an->nsuspects > 0 && an->suspects[0].score >= 3))
 		an->verdict = VERDICT_HANG;
 	else
@@ -95,7 +100,7 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 			assign_role(rs, RR_INITIATING, p->co[co_at[i] - 1]->sig->entry->title);
 			continue;
 		}
-		if (score >= 2 && an->verdict == VERDICT_HANG) {
+		if (score >= 2 && an->initiating == NULL && an->verdict != VERDICT_HEALTHY) {
 			assign_role(rs, RR_SUSPECT, NULL);
 			continue;
 		}
@@ -325,9 +330,15 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 
 	if (an->verdict == VERDICT_FAILURE && an->initiating != NULL)
 		explain_failure(in, an, p, &reason);
-	else if (an->verdict == VERDICT_HANG) {
-		buf_adds(&reason, "no rank reported an error of its own");
-		if (p->first_coll != NULL) {
+	else if (an->verdict != VERDICT_HEALTHY) {
+		/* the fallout that says what happened, not the generic line
+		 * every NCCL error ends with */
+		const struct event *fc = p->first_told != NULL ? p->first_told : p->first_coll;
+
+		buf_adds(&reason, an->verdict == VERDICT_HANG ? "no rank reported an error of its own" :
+		    "ranks failed of fallout only (a peer gone, the network), none of a cause of "
+		    "its own: the cause is on a rank or host these logs do not show, or in the network");
+		if (fc != NULL) {
 			size_t nr = 0;
 
 			for (i = 0; i < in->rank_n; i++)
@@ -335,12 +346,12 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 					nr++;
 			if (nr > 0)
 				buf_printf(&reason, "; %zu rank%s reported %s", nr,
-				    nr == 1 ? "" : "s", p->first_coll->sig->entry->title);
+				    nr == 1 ? "" : "s", fc->sig->entry->title);
 			else
 				buf_printf(&reason, "; lines that name no rank report %s",
-				    p->first_coll->sig->entry->title);
-			if (p->first_coll->ts.flags & STAMP_TIME) {
-				stamp_format(&p->first_coll->ts, 0, when, sizeof when);
+				    fc->sig->entry->title);
+			if (fc->ts.flags & STAMP_TIME) {
+				stamp_format(&fc->ts, 0, when, sizeof when);
 				buf_printf(&reason, " from %s", when);
 			} else
 				buf_adds(&reason, " (the lines carry no times)");

@@ -1015,11 +1015,118 @@ test_specific_line_outweighs_generic(void **state)
 	done(&t);
 }
 
+/* Watchdog lines of one all-reduce or broadcast (same SeqNum) with
+ * different NumelIn: a collective called with another tensor. The rare
+ * count is the suspect; the entry is the mismatch, not the timeout. */
+static void
+test_timeout_numel_differs(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	int r;
+
+	(void)state;
+	for (r = 0; r < 4; r++) {
+		char name[32], text[512];
+
+		snprintf(name, sizeof name, "rank%d.log", r);
+		snprintf(text, sizeof text, "step 10 | loss 2.2\n"
+		    "[rank%d]:[E0302 10:40:0%d.100000000 ProcessGroupNCCL.cpp:632] [Rank %d] "
+		    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
+		    "OpType=BROADCAST, NumelIn=%d, NumelOut=%d, Timeout(ms)=600000) ran for "
+		    "600021 milliseconds before timing out.\n", r, r, r,
+		    r == 1 ? 5120 : 16, r == 1 ? 5120 : 16);
+		TU_WRITE(t.dir, name, text);
+	}
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_string_equal(an->diags[0].entry->id, "collective-mismatch");
+	assert_true(an->nsuspects > 0);
+	assert_int_equal(an->suspects[0].rank, 1);
+	done(&t);
+
+	/* the same counts in an all-to-all, whose sizes may differ: no
+	 * mismatch */
+	t.dir = tu_tmpdir();
+	for (r = 0; r < 4; r++) {
+		char name[32], text[512];
+
+		snprintf(name, sizeof name, "rank%d.log", r);
+		snprintf(text, sizeof text, "step 10 | loss 2.2\n"
+		    "[rank%d]:[E0302 10:40:0%d.100000000 ProcessGroupNCCL.cpp:632] [Rank %d] "
+		    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
+		    "OpType=ALLTOALL_BASE, NumelIn=%d, NumelOut=%d, Timeout(ms)=600000) ran for "
+		    "600021 milliseconds before timing out.\n", r, r, r,
+		    r == 1 ? 5120 : 16, r == 1 ? 5120 : 16);
+		TU_WRITE(t.dir, name, text);
+	}
+	an = analyse_dir(&t);
+	assert_string_not_equal(an->diags[0].entry->id, "collective-mismatch");
+	done(&t);
+}
+
+/* Ranks that died of a peer's or the network's error, none of its own
+ * and none waiting: a failure whose cause the logs do not show, not a
+ * hang. The generic NCCL lines every error ends with do not make a wait
+ * of it; one watchdog timeout does. */
+static void
+test_fallout_only_failure(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	int r;
+
+	(void)state;
+	for (r = 1; r < 4; r++) {
+		char name[32], text[768];
+
+		snprintf(name, sizeof name, "rank%d.log", r);
+		snprintf(text, sizeof text, "step 10 | loss 2.2\n"
+		    "[rank%d]:[E0302 10:40:0%d.100000000 ProcessGroupNCCL.cpp:681] [Rank %d] Some NCCL "
+		    "operations have failed or timed out. Due to the asynchronous nature of CUDA "
+		    "kernels, subsequent GPU operations might run on corrupted/incomplete data.\n"
+		    "[rank%d]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:"
+		    "2010, remote process exited or there was a network error, NCCL version 2.21.5\n",
+		    r, r, r, r);
+		TU_WRITE(t.dir, name, text);
+	}
+	TU_WRITE(t.dir, "rank0.log", "step 9 | loss 2.3\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_null(an->initiating);
+	assert_string_equal(an->diags[0].entry->id, "nccl-network-error");
+	assert_non_null(strstr(an->reason, "fallout only"));
+	assert_non_null(strstr(an->reason, "NCCL transport error"));
+	done(&t);
+
+	/* one rank's watchdog timeout: the ranks waited, a hang */
+	t.dir = tu_tmpdir();
+	for (r = 1; r < 4; r++) {
+		char name[32], text[768];
+
+		snprintf(name, sizeof name, "rank%d.log", r);
+		snprintf(text, sizeof text, "step 10 | loss 2.2\n"
+		    "[rank%d]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:"
+		    "2010, remote process exited or there was a network error, NCCL version 2.21.5\n",
+		    r);
+		TU_WRITE(t.dir, name, text);
+	}
+	TU_WRITE(t.dir, "rank0.log", "step 9 | loss 2.3\n"
+	    "[rank0]:[E0302 10:40:00.100000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=16, "
+	    "NumelOut=16, Timeout(ms)=600000) ran for 600021 milliseconds before timing out.\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	done(&t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_agent_local_rank_one_node),
+		cmocka_unit_test(test_timeout_numel_differs),
+		cmocka_unit_test(test_fallout_only_failure),
 		cmocka_unit_test(test_agent_pid_maps_to_rank),
 		cmocka_unit_test(test_agent_local_rank_many_nodes_stays_unranked),
 		cmocka_unit_test(test_record_names_its_rank_later),

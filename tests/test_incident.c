@@ -17,6 +17,7 @@ static const char *const yaml[] = {
 	"signatures:\n"
 	"  - {id: err, role: initiating, weight: 2, pattern: 'SomeError: (?<what>.*)'}\n",
 	"id: timeout\ntitle: Timeout\ncategory: communication\nseverity: high\nsummary: s\n"
+	"tags: [timeout]\n"
 	"signatures:\n"
 	"  - {id: to, role: collateral, pattern: 'collective timed out: seq=(?<seq>\\d+)(?: numel=(?<numel>\\d+))?'}\n"
 	"  - {id: prog, role: collateral, pattern: 'last enqueued work: (?<enqueued>\\d+)'}\n"
