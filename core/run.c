@@ -370,7 +370,8 @@ source_done(struct run *r, struct source *s, int final)
 	if (final && s->rd->ls.group_ranked > 0 && !s->noted_group) {
 		s->noted_group = 1;
 		notes_add(&r->notes, NOTE_INFO, s->where.name, 0, 0,
-		    "%lu line%s carry only a process-group rank ([Rank N] / [PG ... Rank N]); "
+		    "%lu line%s carry only a process-group rank ([Rank N], [PG ... Rank N], a serving "
+		    "worker's TP rank); "
 		    "it was taken as the global rank, which holds only for the default group",
 		    s->rd->ls.group_ranked, s->rd->ls.group_ranked == 1 ? "" : "s");
 	}

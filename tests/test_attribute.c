@@ -1120,6 +1120,33 @@ test_fallout_only_failure(void **state)
 	done(&t);
 }
 
+/* vLLM's engine names the worker that died by its process name,
+ * VllmWorker-<rank>: its rank in the engine, taken as a local rank; the
+ * others' prefixes give their tensor-parallel ranks. */
+static void
+test_serving_worker_named_dead(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "serve.log",
+	    "(VllmWorker TP0 pid=2201) INFO 03-14 09:12:30 [gpu_model_runner.py:1800] step done\n"
+	    "(VllmWorker TP1 pid=2202) INFO 03-14 09:12:30 [gpu_model_runner.py:1800] step done\n"
+	    "(VllmWorker TP2 pid=2203) INFO 03-14 09:12:30 [gpu_model_runner.py:1800] step done\n"
+	    "(VllmWorker TP3 pid=2204) INFO 03-14 09:12:30 [gpu_model_runner.py:1800] step done\n"
+	    "(EngineCore_0 pid=2100) ERROR 03-14 09:12:40 [multiproc_executor.py:150] Worker proc "
+	    "VllmWorker-2 died unexpectedly, shutting down executor.\n"
+	    "(VllmWorker TP0 pid=2201) INFO 03-14 09:12:40 [multiproc_executor.py:520] Parent process "
+	    "exited, terminating worker\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 2);
+	assert_string_equal(an->confidence, "medium");	/* a local rank taken as global */
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -1127,6 +1154,7 @@ main(void)
 		cmocka_unit_test(test_agent_local_rank_one_node),
 		cmocka_unit_test(test_timeout_numel_differs),
 		cmocka_unit_test(test_fallout_only_failure),
+		cmocka_unit_test(test_serving_worker_named_dead),
 		cmocka_unit_test(test_agent_pid_maps_to_rank),
 		cmocka_unit_test(test_agent_local_rank_many_nodes_stays_unranked),
 		cmocka_unit_test(test_record_names_its_rank_later),
