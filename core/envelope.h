@@ -31,7 +31,7 @@ struct layouts;
 /* A source whose first lines had no envelope is not looked at for the
  * ones a line's head cannot tell (stern's, CRI's, a time before a record)
  * after this many: a log of its own does not turn into one. */
-#define ENVELOPE_TRIES		64
+#define ENVELOPE_TRIES		16
 
 enum envelope_kind {
 	ENV_NONE,
