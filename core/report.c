@@ -134,10 +134,13 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 	if (an->initiating != NULL && an->initiating->rank >= 0) {
 		buf_printf(b, "  rank %d first: ", an->initiating->rank);
 		add_safe(b, an->initiating->sig->entry->title);
-	} else if (an->verdict != VERDICT_HEALTHY && an->nsuspects > 0)
-		buf_printf(b, "  suspect rank %d", an->suspects[0].rank);
-	else if (an->verdict == VERDICT_FAILURE && an->initiating == NULL)
-		buf_adds(b, "  only fallout, no cause shown");
+	} else if (an->verdict != VERDICT_HEALTHY && an->initiating == NULL) {
+		if (an->verdict == VERDICT_FAILURE)
+			buf_adds(b, "  only fallout, no cause shown");
+		if (an->nsuspects > 0)
+			buf_printf(b, "%ssuspect rank %d", an->verdict == VERDICT_FAILURE ?
+			    "; " : "  ", an->suspects[0].rank);
+	}
 	buf_printf(b, "  (confidence %s)\n", an->confidence);
 	buf_adds(b, "  ");
 	add_safe(b, an->reason);
