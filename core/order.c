@@ -55,8 +55,28 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 			fallout--;
 		return fallout > 0 ? NULL : first;
 	}
-	best = first;
 	incident_rank_events(in, rank, &lo, &hi);
+	if (first->ts.flags & STAMP_TIME) {
+		/* Lines with no time sort last, but one written before it in
+		 * the same stream (its file; for lines with no rank, its
+		 * process) failed before it: where the clock says nothing,
+		 * the line order does. */
+		const struct event *early = NULL;
+
+		for (i = lo; i < hi; i++) {
+			const struct event *ev = in->events[in->byrank[i]];
+
+			if (ev->rank != rank || !want_known(ev) || (ev->ts.flags & STAMP_TIME) ||
+			    event_file(ev) != event_file(first) || ev->lineno >= first->lineno ||
+			    (rank < 0 && (ev->pid < 0 || ev->pid != first->pid)))
+				continue;
+			if (early == NULL || ev->lineno < early->lineno)
+				early = ev;
+		}
+		if (early != NULL)
+			first = early;
+	}
+	best = first;
 	if (!(first->ts.flags & STAMP_TIME)) {
 		/* No times: the same record, a few lines on, speaks for it.
 		 * Lines with no rank may be other processes' records: there

@@ -1147,6 +1147,41 @@ test_serving_worker_named_dead(void **state)
 	done(&t);
 }
 
+/* A worker's error line with no time, then its launcher's timed notice
+ * that a child failed (SGLang's sigquit), from the same process: the line
+ * order says which came first, though timeless lines sort last. Another
+ * process's timeless line does not jump the queue. */
+static void
+test_untimed_error_before_timed_notice(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "driver.log",
+	    "(Actor pid=7301)   File \"/srv/model_runner.py\", line 88, in forward\n"
+	    "(Actor pid=7301) RuntimeError: CUDA error: an illegal memory access was encountered\n"
+	    "(Actor pid=7301) [2025-06-02 11:40:17] Received sigquit from a child process. It usually "
+	    "means the child failed.\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_string_equal(an->initiating->sig->entry->id, "cuda-illegal-memory-access");
+	assert_string_equal(an->diags[0].entry->id, "cuda-illegal-memory-access");
+	done(&t);
+
+	/* the timeless error of another process: no order between them */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "driver.log",
+	    "(Actor pid=7302) RuntimeError: CUDA error: an illegal memory access was encountered\n"
+	    "(Actor pid=7301) [2025-06-02 11:40:17] Received sigquit from a child process. It usually "
+	    "means the child failed.\n");
+	an = analyse_dir(&t);
+	assert_non_null(an->initiating);
+	assert_string_equal(an->initiating->sig->id, "child-failed-notice");
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -1155,6 +1190,7 @@ main(void)
 		cmocka_unit_test(test_timeout_numel_differs),
 		cmocka_unit_test(test_fallout_only_failure),
 		cmocka_unit_test(test_serving_worker_named_dead),
+		cmocka_unit_test(test_untimed_error_before_timed_notice),
 		cmocka_unit_test(test_agent_pid_maps_to_rank),
 		cmocka_unit_test(test_agent_local_rank_many_nodes_stays_unranked),
 		cmocka_unit_test(test_record_names_its_rank_later),
