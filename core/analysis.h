@@ -33,11 +33,11 @@ struct passes {
 	const struct event	**co;		/* the initiating event first, then ranks tied with it */
 	size_t			  nco;
 	const struct event	 *first_coll;	/* earliest collateral event, timed or not */
-	/* what the fallout says (signatures of weight 1 or more; order.c):
-	 * a rank waited (an entry tagged hang or timeout), or failed of an
-	 * error that began elsewhere (any other entry but a teardown) */
+	/* what the fallout says (order.c): a rank waited (a signature of
+	 * weight 1 or more of an entry tagged hang or timeout), or failed
+	 * of an error that began elsewhere (any other entry but a teardown) */
 	int			  coll_waits, coll_errors;
-	const struct event	 *first_told;	/* earliest such collateral event */
+	const struct event	 *first_told;	/* earliest collateral event of weight 1 or more */
 	/* suspects: the ranks scored, each with its score, whether a
 	 * condition blamed it, and why; at[rank] is its index (only ranks the
 	 * evidence names are here, however high their numbers) */

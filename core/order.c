@@ -208,16 +208,17 @@ order_choose(struct incident *in, struct analysis *an, struct passes *p)
 			continue;
 		if (p->first_coll == NULL || event_cmp_time(ev, p->first_coll) < 0)
 			p->first_coll = ev;
-		/* (a generic line, weight under 1, says neither: every NCCL
-		 * error ends in "Some NCCL operations have failed or timed
-		 * out") */
-		if (ev->sig->weight < 1)
-			continue;
-		if (p->first_told == NULL || event_cmp_time(ev, p->first_told) < 0)
-			p->first_told = ev;
-		if (entry_tagged(ev->sig->entry, "hang") || entry_tagged(ev->sig->entry, "timeout"))
+		if (entry_tagged(ev->sig->entry, "hang") || entry_tagged(ev->sig->entry, "timeout")) {
+			/* (a generic line, weight under 1, is no wait: every
+			 * NCCL error ends in "Some NCCL operations have failed
+			 * or timed out") */
+			if (ev->sig->weight < 1)
+				continue;
 			p->coll_waits = 1;
-		else if (!entry_tagged(ev->sig->entry, "teardown"))
+		} else if (!entry_tagged(ev->sig->entry, "teardown"))
 			p->coll_errors = 1;
+		if (ev->sig->weight >= 1 &&
+		    (p->first_told == NULL || event_cmp_time(ev, p->first_told) < 0))
+			p->first_told = ev;
 	}
 }
