@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "strset.h"
 #include "xmalloc.h"
 
 /* --- conditions ------------------------------------------------------- */
@@ -546,6 +547,7 @@ struct reading {
 	int			 pg;
 	pcre2_match_data	*md;
 	struct seen		*seen;
+	struct strset		*keys;	/* two-fact groups' names, kept once */
 };
 
 /* Does the condition read place x: its rank, value (the fact's, NULL
@@ -571,6 +573,18 @@ read_at(const struct reading *rd, size_t x, int *rank, const char **v, const cha
 		return 0;
 	if (c->group_id >= 0 && (*g = event_fact(ev, c->group_id)) == NULL)
 		return 0;
+	if (c->group2_id >= 0) {
+		/* "812, op BROADCAST": the name the detail shows */
+		const char *g2 = event_fact(ev, c->group2_id);
+		char key[2 * FACT_VALUE_MAX + 64];
+		int kl;
+
+		if (g2 == NULL)
+			return 0;
+		kl = snprintf(key, sizeof key, "%s, %s %s", *g, c->group_by2, g2);
+		*g = strset_add(rd->keys, key, kl < 0 ? 0 : (size_t)kl < sizeof key ?
+		    (size_t)kl : sizeof key - 1);
+	}
 	if (c->group_id < 0 && c->test == TEST_BEHIND && rd->pg >= 0 &&
 	    event_fact(ev, rd->pg) != NULL)
 		*g = event_fact(ev, rd->pg);
@@ -680,6 +694,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 	uint32_t *idx, *rows;	/* event and row indices (incident.bysig's) */
 	size_t i, x, n = 0, nr = 0;
 	struct reading rd;
+	struct strset keys = STRSET_INIT;
 	int done = 0;
 
 	r->cond = c;
@@ -699,6 +714,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 	rd.pg = rulebook_find_fact(in->rb, "pg");
 	rd.md = pcre2_match_data_create(1, NULL);
 	rd.seen = xcalloc(c->nwhere + 1, sizeof *rd.seen);
+	rd.keys = &keys;
 	if (c->test == TEST_DIFFERS && !(done = differs_by_rank(&rd, has, &nr, r))) {
 		memset(has, 0, in->rank_n + 1);	/* (read again, as tuples) */
 		nr = 0;
@@ -793,6 +809,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 	}
 	pcre2_match_data_free(rd.md);
 	free(rd.seen);
+	strset_release(&keys);
 	free(t);
 	free(has);
 	free(from);

@@ -159,10 +159,16 @@ diagnose_entries(struct incident *in, struct analysis *an)
 			if (first[s->index] == NULL)
 				continue;
 			d.evidence_events[d.nevidence++] = first[s->index];
-			d.evidence += s->weight;
-			if (s->role == ROLE_INITIATING || s->role == ROLE_SYMPTOM)
+			/* With no initiating event every failure line was set
+			 * aside by order.c (an error a rank wrote after its own
+			 * timeout, a record cut beside fallout): fallout, then,
+			 * not a cause, and weighed as fallout is. */
+			d.evidence += s->role == ROLE_INITIATING && an->initiating == NULL &&
+			    s->weight > 1 ? 1 : s->weight;
+			if (s->role == ROLE_SYMPTOM ||
+			    (s->role == ROLE_INITIATING && an->initiating != NULL))
 				strong = 1;
-			if (s->role == ROLE_INITIATING)
+			if (s->role == ROLE_INITIATING && an->initiating != NULL)
 				own_failure = 1;
 			if (s->role != ROLE_CONTEXT && s->role != ROLE_PROGRESS)
 				any = 1;

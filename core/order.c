@@ -34,6 +34,26 @@ ranks_with_fallout(const struct incident *in)
 	return n;
 }
 
+/* Fallout that says a rank waited: a timeout (an entry tagged hang or
+ * timeout, not its generic lines). */
+static int
+want_wait(const struct event *ev)
+{
+	return ev->sig->role == ROLE_COLLATERAL && ev->sig->weight >= 1 &&
+	    (entry_tagged(ev->sig->entry, "hang") || entry_tagged(ev->sig->entry, "timeout"));
+}
+
+/* Was ev written after w, as far as the logs tell? In one file (one
+ * rank's stream) by line order; across files by their own times only. */
+static int
+written_after(const struct event *ev, const struct event *w)
+{
+	if (event_file(ev) == event_file(w))
+		return ev->lineno > w->lineno;
+	return (ev->ts.flags & STAMP_TIME) && (w->ts.flags & STAMP_TIME) &&
+	    !(ev->ts.flags & STAMP_INHERITED) && stamp_cmp(&w->ts, &ev->ts) < 0;
+}
+
 /* A rank's own first failure: its earliest initiating event, unless a
  * weightier (more specific) one follows within the tie window, as when a
  * traceback's generic wrapper line precedes the line that names the CUDA
@@ -46,8 +66,26 @@ static const struct event *
 first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 {
 	const struct event *first = incident_first_of_rank(in, rank, want_known), *best;
+	const struct event *wait = rank >= 0 ? incident_first_of_rank(in, rank, want_wait) : NULL;
 	size_t i, lo, hi;
 
+	/* An error a rank reports after its own timeout is the timeout's
+	 * consequence (the aborted communicator, the SIGABRT that follows,
+	 * state a failed collective left behind): its failures are those
+	 * written before it, if any. */
+	if (first != NULL && wait != NULL && written_after(first, wait)) {
+		first = NULL;
+		incident_rank_events(in, rank, &lo, &hi);
+		for (i = lo; i < hi; i++) {
+			const struct event *ev = in->events[in->byrank[i]];
+
+			if (ev->rank == rank && want_known(ev) && !written_after(ev, wait) &&
+			    ev != wait && (first == NULL || event_cmp_time(ev, first) < 0))
+				first = ev;
+		}
+		if (first == NULL)
+			return NULL;
+	}
 	if (first == NULL) {
 		if ((first = incident_first_of_rank(in, rank, incident_want_initiating)) == NULL)
 			return NULL;

@@ -92,6 +92,7 @@ condition_release(struct condition *c)
 	free(c->where);
 	free(c->fact);
 	free(c->group_by);
+	free(c->group_by2);
 }
 
 static void
@@ -558,7 +559,7 @@ parse_condition(struct ctx *c, yaml_node_t *n, struct condition *d)
 	d->factor = 1.5;
 	d->min_gap = 1;
 	d->min_ranks = 2;
-	d->fact_id = d->group_id = -1;
+	d->fact_id = d->group_id = d->group2_id = -1;
 	d->line = n->start_mark.line + 1;
 	if (!is_map(c, n, "a condition"))
 		return;
@@ -571,8 +572,21 @@ parse_condition(struct ctx *c, yaml_node_t *n, struct condition *d)
 			strlist_of(c, v, "from", &d->from);
 		else if (strcmp(key, "fact") == 0)
 			set_scalar(c, v, "fact", &d->fact);
-		else if (strcmp(key, "group_by") == 0)
-			set_scalar(c, v, "group_by", &d->group_by);
+		else if (strcmp(key, "group_by") == 0) {
+			/* one fact, or two: events of a group agree on both */
+			struct strlist gl = { NULL, 0 };
+
+			strlist_of(c, v, "group_by", &gl);
+			if (gl.n == 1 || gl.n == 2) {
+				free(d->group_by);
+				free(d->group_by2);
+				d->group_by = gl.v[0];
+				d->group_by2 = gl.n == 2 ? gl.v[1] : NULL;
+				gl.n = 0;
+			} else if (gl.n > 2)
+				err(c, v, "group_by names one fact or two, not %zu", gl.n);
+			strlist_free(&gl);
+		}
 		else if (strcmp(key, "test") == 0) {
 			if ((r = pick(c, v, "test", test_names, 5)) >= 0)
 				d->test = (enum cond_test)r;
@@ -618,6 +632,8 @@ parse_condition(struct ctx *c, yaml_node_t *n, struct condition *d)
 		d->fact_id = rulebook_fact(c->rb, d->fact, 1);
 	if (d->group_by != NULL)
 		d->group_id = rulebook_fact(c->rb, d->group_by, 1);
+	if (d->group_by2 != NULL)
+		d->group2_id = rulebook_fact(c->rb, d->group_by2, 1);
 	if (d->from.n == 0)
 		err(c, n, "condition '%s' needs from: the signatures it reads",
 		    d->id ? d->id : "?");

@@ -109,6 +109,8 @@ struct condition {
 	int		 fact_id;
 	char		*group_by;
 	int		 group_id;	/* -1 */
+	char		*group_by2;	/* a second fact of the group (group_by: [seq, op]) */
+	int		 group2_id;	/* -1 */
 	enum cond_test	 test;
 	enum blame	 blame;
 	double		 weight;

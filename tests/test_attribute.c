@@ -1066,6 +1066,77 @@ test_timeout_numel_differs(void **state)
 	an = analyse_dir(&t);
 	assert_string_not_equal(an->diags[0].entry->id, "collective-mismatch");
 	done(&t);
+
+	/* one SeqNum, another operation on rank 1 (its count differs too):
+	 * out of step, not a tensor of another size */
+	t.dir = tu_tmpdir();
+	for (r = 0; r < 4; r++) {
+		char name[32], text[512];
+
+		snprintf(name, sizeof name, "rank%d.log", r);
+		snprintf(text, sizeof text, "step 10 | loss 2.2\n"
+		    "[rank%d]:[E0302 10:40:0%d.100000000 ProcessGroupNCCL.cpp:632] [Rank %d] "
+		    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
+		    "OpType=%s, NumelIn=%d, NumelOut=%d, Timeout(ms)=600000) ran for "
+		    "600021 milliseconds before timing out.\n", r, r, r,
+		    r == 1 ? "BROADCAST" : "ALLREDUCE", r == 1 ? 5120 : 16, r == 1 ? 5120 : 16);
+		TU_WRITE(t.dir, name, text);
+	}
+	an = analyse_dir(&t);
+	assert_string_equal(an->diags[0].entry->id, "collective-desync");
+	for (r = 0; r < (int)an->ndiags; r++)
+		assert_string_not_equal(an->diags[r].entry->id, "collective-mismatch");
+	done(&t);
+}
+
+/* What a rank reports after its own watchdog timeout is the timeout's
+ * consequence: the SIGABRT the watchdog sends (faulthandler's "Fatal
+ * Python error: Aborted"), an exception from state the failed collective
+ * left. No rank failed on its own: a hang. */
+static void
+test_error_after_own_timeout_is_fallout(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	size_t i;
+	int r;
+
+	(void)state;
+	for (r = 0; r < 2; r++) {
+		char name[32], text[1024];
+
+		snprintf(name, sizeof name, "rank%d.log", r);
+		snprintf(text, sizeof text, "step 10 | loss 2.2\n"
+		    "[rank%d]:[E0302 10:40:00.100000000 ProcessGroupNCCL.cpp:632] [Rank %d] "
+		    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
+		    "OpType=ALLREDUCE, NumelIn=16, NumelOut=16, Timeout(ms)=600000) ran for "
+		    "600021 milliseconds before timing out.\n"
+		    "%s\n", r, r, r == 0 ? "Fatal Python error: Aborted" :
+		    "[rank1]: RuntimeError: Invalid generator state");
+		TU_WRITE(t.dir, name, text);
+	}
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_null(an->initiating);
+	assert_string_equal(an->diags[0].entry->id, "nccl-watchdog-timeout");
+	for (i = 0; i < an->ndiags; i++)
+		assert_string_not_equal(an->diags[i].entry->id, "segfault");
+	done(&t);
+
+	/* the same error written before the timeout is the rank's own */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "rank0.log", "step 10 | loss 2.2\n"
+	    "[rank0]: RuntimeError: Invalid generator state\n"
+	    "[rank0]:[E0302 10:40:00.100000000 ProcessGroupNCCL.cpp:632] [Rank 0] "
+	    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
+	    "OpType=ALLREDUCE, NumelIn=16, NumelOut=16, Timeout(ms)=600000) ran for "
+	    "600021 milliseconds before timing out.\n");
+	TU_WRITE(t.dir, "rank1.log", "step 10 | loss 2.2\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 0);
+	done(&t);
 }
 
 /* Ranks that died of a peer's or the network's error, none of its own
@@ -1191,6 +1262,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_agent_local_rank_one_node),
 		cmocka_unit_test(test_timeout_numel_differs),
+		cmocka_unit_test(test_error_after_own_timeout_is_fallout),
 		cmocka_unit_test(test_fallout_only_failure),
 		cmocka_unit_test(test_serving_worker_named_dead),
 		cmocka_unit_test(test_untimed_error_before_timed_notice),
