@@ -161,6 +161,8 @@ test_errors_name_place(void **state)
 	/* counts are whole numbers in range, never NaN or 1e30 cast to int */
 	good_plus_refused(dir, "    min_ranks: 1e30\n", "min_ranks must be a whole number", 0);
 	good_plus_refused(dir, "    min_ranks: nan\n", "min_ranks must be a whole number", 0);
+	/* group_by names one fact or two */
+	good_plus_refused(dir, "    group_by: [step, host, seq]\n", "group_by names one fact or two", 0);
 
 	/* only_at_end is for trouble: a context line is no cut record */
 	notes_init(&ns);
