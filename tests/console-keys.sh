@@ -248,7 +248,7 @@ keys h Q
 start d 120 40 samples/skip-allreduce-desync
 wait_for d "following" >/dev/null
 keys d Tab Enter
-check "a diagnosis resting on conditions says so" wait_for d "from 3 cross-rank conditions"
+check "a diagnosis resting on conditions says so" wait_for d "from 4 cross-rank conditions"
 check "... and links the rank they blame" wait_for d "> rank 6: its log"
 keys d Tab Enter
 check "... Enter on it opens rank 6's log" wait_for d " rank 6  "
