@@ -575,15 +575,26 @@ read_at(const struct reading *rd, size_t x, int *rank, const char **v, const cha
 		return 0;
 	if (c->group2_id >= 0) {
 		/* "812, op BROADCAST": the name the detail shows */
-		const char *g2 = event_fact(ev, c->group2_id);
-		char key[2 * FACT_VALUE_MAX + 64];
-		int kl;
+		const char *g2 = event_fact(ev, c->group2_id), *part[4];
+		char key[3 * FACT_VALUE_MAX + 8];
+		size_t kl = 0, i, l;
 
 		if (g2 == NULL)
 			return 0;
-		kl = snprintf(key, sizeof key, "%s, %s %s", *g, c->group_by2, g2);
-		*g = strset_add(rd->keys, key, kl < 0 ? 0 : (size_t)kl < sizeof key ?
-		    (size_t)kl : sizeof key - 1);
+		part[0] = *g;
+		part[1] = ", ";
+		part[2] = c->group_by2;
+		part[3] = g2;
+		for (i = 0; i < 4; i++) {
+			l = strlen(part[i]);
+			if (l > FACT_VALUE_MAX)
+				l = FACT_VALUE_MAX;
+			memcpy(key + kl, part[i], l);
+			kl += l;
+			if (i == 2)
+				key[kl++] = ' ';
+		}
+		*g = strset_add(rd->keys, key, kl);
 	}
 	if (c->group_id < 0 && c->test == TEST_BEHIND && rd->pg >= 0 &&
 	    event_fact(ev, rd->pg) != NULL)
