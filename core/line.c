@@ -420,6 +420,29 @@ nccl_head(const char *p, size_t n, size_t *hostlen, long *pid)
 	return i + d + 1;
 }
 
+/* Determined's trial logs: "<container id, 8 hex digits> [rank=N] || "
+ * after the time; N is the process's rank. Its length, or 0. */
+static size_t
+determined_tag(const char *p, size_t n, struct peeled *pl)
+{
+	size_t i, d;
+	long v;
+
+	for (i = 0; i < n && i < 9 && (isdig(p[i]) || (p[i] >= 'a' && p[i] <= 'f')); i++)
+		;
+	if (i != 8 || n - i < 12 || memcmp(p + i, " [rank=", 7) != 0 ||
+	    (d = number(p + i + 7, n - i - 7, 7, &v)) == 0)
+		return 0;
+	i += 7 + d;
+	if (n - i < 4 || memcmp(p + i, "] ||", 4) != 0)
+		return 0;
+	i += 4;
+	if (i < n && p[i] == ' ')
+		i++;
+	pl->label = (int)v;
+	return i;
+}
+
 /* One launcher prefix at p; returns its length or 0. */
 static size_t
 peel_one(const char *p, size_t n, struct peeled *pl)
@@ -542,6 +565,8 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 	 * "stderr: [rank0]: ...") */
 	if (n > 8 && (starts(p, n, "stderr: ") || starts(p, n, "stdout: ")))
 		return 8;
+	if (n > 20 && p[8] == ' ' && (i = determined_tag(p, n, pl)) != 0)
+		return i;
 	if (pl->host == NULL && pl->no_host != 1 && (i = host_prefix(p, n, pl)) != 0)
 		return i;
 	return 0;

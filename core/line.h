@@ -1,6 +1,7 @@
 /* line.h: one log line, its rank and its time.
  * line_parse peels what launchers and loggers put in front of a message
- * (srun labels, mpirun tags, Ray tags, torchrun [defaultN]:, PyTorch
+ * (srun labels, mpirun tags, Ray tags, Determined's [rank=N] ||,
+ * torchrun [defaultN]:, PyTorch
  * [rankN]:, the c10 / glog / Python / DeepSpeed / NCCL headers) and
  * decides the line's global rank and timestamp. It keeps per-file state in
  * a linestate: multi-line records, the torchrun failure summary, the year

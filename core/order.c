@@ -54,6 +54,18 @@ written_after(const struct event *ev, const struct event *w)
 	    !(ev->ts.flags & STAMP_INHERITED) && stamp_cmp(&w->ts, &ev->ts) < 0;
 }
 
+/* Was ev written after some rank's timeout? */
+static int
+after_a_wait(const struct incident *in, const struct event *ev)
+{
+	size_t i;
+
+	for (i = 0; i < in->nevents; i++)
+		if (want_wait(in->events[i]) && written_after(ev, in->events[i]))
+			return 1;
+	return 0;
+}
+
 /* A rank's own first failure: its earliest initiating event, unless a
  * weightier (more specific) one follows within the tie window, as when a
  * traceback's generic wrapper line precedes the line that names the CUDA
@@ -85,6 +97,26 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 		}
 		if (first == NULL)
 			return NULL;
+	}
+	/* With no rank, a generic failure line (a crash handler's notice,
+	 * weight under 1) written after some rank's timeout is as likely
+	 * that timeout's SIGABRT as anything: no candidate; a specific one
+	 * (a CUDA error) stays. */
+	if (rank < 0 && first != NULL && first->sig->weight < 1 && after_a_wait(in, first)) {
+		const struct event *f = NULL;
+
+		incident_rank_events(in, rank, &lo, &hi);
+		for (i = lo; i < hi; i++) {
+			const struct event *ev = in->events[in->byrank[i]];
+
+			if (ev->rank == rank && want_known(ev) &&
+			    (ev->sig->weight >= 1 || !after_a_wait(in, ev)) &&
+			    (f == NULL || event_cmp_time(ev, f) < 0))
+				f = ev;
+		}
+		if (f == NULL)
+			return NULL;
+		first = f;
 	}
 	if (first == NULL) {
 		if ((first = incident_first_of_rank(in, rank, incident_want_initiating)) == NULL)

@@ -1123,6 +1123,30 @@ test_error_after_own_timeout_is_fallout(void **state)
 		assert_string_not_equal(an->diags[i].entry->id, "segfault");
 	done(&t);
 
+	/* with no rank: a crash handler's notice after a rank's timeout is
+	 * that timeout's SIGABRT as likely as anything; a CUDA error is not */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "combined.log", "step 10 | loss 2.2\n"
+	    "[rank0]:[E0302 10:40:00.100000000 ProcessGroupNCCL.cpp:632] [Rank 0] "
+	    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
+	    "OpType=ALLREDUCE, NumelIn=16, NumelOut=16, Timeout(ms)=600000) ran for "
+	    "600021 milliseconds before timing out.\n"
+	    "Fatal Python error: Aborted\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	done(&t);
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "combined.log", "step 10 | loss 2.2\n"
+	    "[rank0]:[E0302 10:40:00.100000000 ProcessGroupNCCL.cpp:632] [Rank 0] "
+	    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
+	    "OpType=ALLREDUCE, NumelIn=16, NumelOut=16, Timeout(ms)=600000) ran for "
+	    "600021 milliseconds before timing out.\n"
+	    "\n"
+	    "worker: RuntimeError: CUDA error: an illegal memory access was encountered\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	done(&t);
+
 	/* the same error written before the timeout is the rank's own */
 	t.dir = tu_tmpdir();
 	TU_WRITE(t.dir, "rank0.log", "step 10 | loss 2.2\n"

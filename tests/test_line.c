@@ -673,6 +673,15 @@ test_vllm_and_sglang_headers(void **state)
 	parse("(EngineCore_DP0 pid=31) ERROR 09-03 19:05:48 [core.py:700] x");
 	assert_int_equal(ln.rank, -1);
 	assert_int_equal(ln.pid, 31);
+	/* Determined's trial logs: its time, the container, the rank */
+	parse("[2025-04-02T08:15:44.120331Z] 3c9e01ab [rank=5] || RuntimeError: x");
+	assert_int_equal(ln.rank, 5);
+	msg_is("RuntimeError: x");
+	parse("[2025-04-02T08:15:44.120331Z] 3c9e01ab [rank=5] || [rank5]:[E402 08:15:44.1 "
+	    "ProcessGroupNCCL.cpp:1](x) y");
+	assert_int_equal(ln.rank, 5);
+	parse("[2025-04-02T08:15:44.120331Z] 3c9e01zz [rank=5] || x");
+	assert_int_equal(ln.rank, -1);
 	parse("[2025-03-25 14:34:11 TP10] Scheduler hit an exception: x");
 	assert_int_equal(ln.rank, 10);
 	assert_int_equal(ln.rank_from, RANK_GROUP);
