@@ -695,6 +695,100 @@ differs_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
 	return ok;
 }
 
+/* behind by rank, without a tuple for each event: each group's highest
+ * value of each rank (by the rank's k), as eval_numeric takes it from the
+ * sorted tuples; then the lowest and highest rank of the group. 8 bytes a
+ * rank and group, where the tuples and eval_numeric's arrays are 36 an
+ * event. 0 (nothing done) when that would not be smaller, or a rank has
+ * no state. */
+static int
+behind_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
+    struct condresult *r)
+{
+	const struct incident *in = rd->in;
+	const struct condition *c = rd->c;
+	const char *gname[BYRANK_GROUPS], *v, *g;
+	double *best[BYRANK_GROUPS], num;
+	uint32_t order;
+	size_t ng = 0, gi, x, k, i, order_g[BYRANK_GROUPS];
+	int rank, ok = 1;
+
+	for (x = 0; x < rd->n && ok; x++) {
+		const struct rankstate *rs;
+
+		if (!read_at(rd, x, &rank, &v, &g, &order))
+			continue;
+		if ((rs = incident_rank(in, rank)) == NULL) {
+			ok = 0;
+			break;
+		}
+		if (!has[rs->k]) {
+			has[rs->k] = 1;
+			(*nr)++;
+		}
+		for (gi = 0; gi < ng && gname[gi] != g && strcmp(gname[gi], g) != 0; gi++)
+			;
+		if (gi == ng) {
+			if (ng == BYRANK_GROUPS || (ng + 1) * in->rank_n * sizeof **best >
+			    rd->n * (sizeof(struct tuple) + sizeof(double) + sizeof(int))) {
+				ok = 0;
+				break;
+			}
+			gname[ng] = g;
+			best[ng] = xmalloc(sizeof **best * (in->rank_n + 1));
+			for (k = 0; k <= in->rank_n; k++)
+				best[ng][k] = -INFINITY;
+			ng++;
+		}
+		if (v == NULL || !incident_fact_number(v, &num))
+			num = v ? strtod(v, NULL) : 0;
+		if (num > best[gi][rs->k] || best[gi][rs->k] == -INFINITY)
+			best[gi][rs->k] = num;
+	}
+	for (gi = 0; ok && gi < ng; gi++) {
+		for (i = gi; i > 0 && strcmp(gname[order_g[i - 1]], gname[gi]) > 0; i--)
+			order_g[i] = order_g[i - 1];
+		order_g[i] = gi;
+	}
+	for (i = 0; ok && i < ng; i++) {
+		const double *b = best[order_g[i]];
+		double lo = 0, hi = 0;
+		size_t nrk = 0, nlo = 0;
+		int lorank = -1;
+		char *a, *z;
+
+		for (k = 0; k < in->rank_n; k++)
+			if (b[k] != -INFINITY) {
+				if (nrk == 0 || b[k] < lo)
+					lo = b[k];
+				if (nrk == 0 || b[k] > hi)
+					hi = b[k];
+				nrk++;
+			}
+		if (nrk < 2 || hi - lo < c->min_gap)
+			continue;
+		r->met = 1;
+		for (k = 0; k < in->rank_n; k++)
+			if (b[k] != -INFINITY && b[k] == lo) {
+				if (c->blame == BLAME_LOWEST)
+					blame_add(r, in->rank_v[k]->rank);
+				if (nlo++ == 0)
+					lorank = in->rank_v[k]->rank;
+			}
+		a = incident_fmt_num(lo);
+		z = incident_fmt_num(hi);
+		free(r->detail);
+		r->detail = nlo == 1 ?
+		    xasprintf("%s %s on rank %d, others up to %s", c->fact, a, lorank, z) :
+		    xasprintf("%s %s on %zu ranks, others up to %s", c->fact, a, nlo, z);
+		free(a);
+		free(z);
+	}
+	for (gi = 0; gi < ng; gi++)
+		free(best[gi]);
+	return ok;
+}
+
 static void
 eval_condition(const struct incident *in, const struct condition *c,
     struct condresult *r)
@@ -726,7 +820,8 @@ eval_condition(const struct incident *in, const struct condition *c,
 	rd.md = pcre2_match_data_create(1, NULL);
 	rd.seen = xcalloc(c->nwhere + 1, sizeof *rd.seen);
 	rd.keys = &keys;
-	if (c->test == TEST_DIFFERS && !(done = differs_by_rank(&rd, has, &nr, r))) {
+	if ((c->test == TEST_DIFFERS && !(done = differs_by_rank(&rd, has, &nr, r))) ||
+	    (c->test == TEST_BEHIND && !(done = behind_by_rank(&rd, has, &nr, r)))) {
 		memset(has, 0, in->rank_n + 1);	/* (read again, as tuples) */
 		nr = 0;
 		r->met = 0;
@@ -776,7 +871,8 @@ eval_condition(const struct incident *in, const struct condition *c,
 		}
 		/* FALLTHROUGH */
 	case TEST_BEHIND:
-		eval_numeric(in, c, t, n, r);
+		if (!done)
+			eval_numeric(in, c, t, n, r);
 		break;
 	case TEST_MISSING:
 		if (nr >= (size_t)c->min_ranks) {
