@@ -258,6 +258,53 @@ test_differs_behind_and_outlier(void **state)
 	tu_rmdir(dir);
 }
 
+/* behind reads each rank's highest value a group by rank when that is
+ * smaller than tuples (every rank reports), and as tuples when few ranks
+ * of many do: the same answer, the same words. */
+static void
+test_behind_both_ways(void **state)
+{
+	const char *detail[2] = { NULL, NULL };
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		char *dir = tu_tmpdir();
+		struct run *r;
+		const struct analysis *an;
+		char t[96];
+		size_t i;
+		int k, seen = 0;
+
+		for (k = 0; k < 40; k++) {
+			tu_say(dir, k, 0, 0, "step 1 took 100 ms");
+			if (pass == 1 || k == 5 || k == 9) {
+				snprintf(t, sizeof t, "last enqueued work: %d", k == 5 ? 11 : 12);
+				tu_say(dir, k, 30, 1, t);
+			}
+		}
+		an = analyse(&r, dir);
+		for (i = 0; i < an->nconds; i++) {
+			const struct condresult *c = &an->conds[i];
+
+			if (strcmp(c->cond->id, "behind") != 0)
+				continue;
+			seen = 1;
+			assert_true(c->met);
+			assert_int_equal(c->nblamed, 1);
+			assert_int_equal(c->blamed[0], 5);
+			detail[pass] = strdup(c->detail);
+		}
+		assert_true(seen);
+		run_free(r);
+		tu_rmdir(dir);
+	}
+	assert_string_equal(detail[0], "enqueued 11 on rank 5, others up to 12");
+	assert_string_equal(detail[0], detail[1]);
+	free((char *)detail[0]);
+	free((char *)detail[1]);
+}
+
 /* A condition over more ranks than the sort's quick way needs (64
  * tuples): each rank's latest value of a group is its value, in arrival
  * order however the ranks' lines come. */
@@ -779,6 +826,7 @@ main(void)
 		cmocka_unit_test(test_tie_prefers_specific_failure),
 		cmocka_unit_test(test_hang_silent_rank_is_suspect),
 		cmocka_unit_test(test_differs_behind_and_outlier),
+		cmocka_unit_test(test_behind_both_ways),
 		cmocka_unit_test(test_differs_both_ways),
 		cmocka_unit_test(test_outlier_median),
 		cmocka_unit_test(test_differs_over_many_ranks),
