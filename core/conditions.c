@@ -609,13 +609,61 @@ read_at(const struct reading *rd, size_t x, int *rank, const char **v, const cha
  * not be smaller than the tuples, or a rank has no state. */
 #define BYRANK_GROUPS	16
 
+/* By rank, place x: 1 when the condition reads it, with its rank's state
+ * in *rs (marked in has[], counted in *nr), its value and order, and its
+ * group's slot *gi among gname[0..*ng) (*isnew: added now); 0 when the
+ * condition does not read it; -1 when by rank will not do: a rank with
+ * no state, or a group more than BYRANK_GROUPS or one whose per_rank
+ * bytes a rank would be more than per_event bytes an event. */
+static int
+byrank_read(const struct reading *rd, size_t x, unsigned char *has, size_t *nr,
+    const char **gname, size_t *ng, size_t per_rank, size_t per_event,
+    const struct rankstate **rs, const char **v, uint32_t *order, size_t *gi,
+    int *isnew)
+{
+	const char *g;
+	int rank;
+
+	if (!read_at(rd, x, &rank, v, &g, order))
+		return 0;
+	if ((*rs = incident_rank(rd->in, rank)) == NULL)
+		return -1;
+	if (!has[(*rs)->k]) {
+		has[(*rs)->k] = 1;
+		(*nr)++;
+	}
+	for (*gi = 0; *gi < *ng && gname[*gi] != g && strcmp(gname[*gi], g) != 0; (*gi)++)
+		;
+	*isnew = *gi == *ng;
+	if (*isnew) {
+		if (*ng == BYRANK_GROUPS || (*ng + 1) * rd->in->rank_n * per_rank >
+		    rd->n * per_event)
+			return -1;
+		gname[(*ng)++] = g;
+	}
+	return 1;
+}
+
+/* The groups in the order of their names, as tuples sort. */
+static void
+groups_by_name(const char *const *gname, size_t ng, size_t *order_g)
+{
+	size_t gi, i;
+
+	for (gi = 0; gi < ng; gi++) {
+		for (i = gi; i > 0 && strcmp(gname[order_g[i - 1]], gname[gi]) > 0; i--)
+			order_g[i] = order_g[i - 1];
+		order_g[i] = gi;
+	}
+}
+
 static int
 differs_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
     struct condresult *r)
 {
 	const struct incident *in = rd->in;
 	const struct condition *c = rd->c;
-	const char *gname[BYRANK_GROUPS], *v, *g;
+	const char *gname[BYRANK_GROUPS] = { NULL }, *v, *g;
 	uint32_t *lat[BYRANK_GROUPS], order;
 	size_t ng = 0, gi, x, k, i, best_ranks = 0, order_g[BYRANK_GROUPS];
 	int rank, ok = 1;
@@ -623,30 +671,17 @@ differs_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
 	for (x = 0; x < rd->n && ok; x++) {
 		const struct rankstate *rs;
 		uint32_t *at;
+		int isnew;
 
-		if (!read_at(rd, x, &rank, &v, &g, &order))
+		/* a group is a rank's worth of places: no more than the
+		 * tuples would be */
+		if ((k = (size_t)(byrank_read(rd, x, has, nr, gname, &ng, sizeof **lat,
+		    sizeof(struct tuple), &rs, &v, &order, &gi, &isnew) + 1)) != 2) {
+			ok = k != 0;
 			continue;
-		if ((rs = incident_rank(in, rank)) == NULL) {
-			ok = 0;
-			break;
 		}
-		if (!has[rs->k]) {
-			has[rs->k] = 1;
-			(*nr)++;
-		}
-		for (gi = 0; gi < ng && gname[gi] != g && strcmp(gname[gi], g) != 0; gi++)
-			;
-		if (gi == ng) {
-			/* a group is a rank's worth of places: no more than
-			 * the tuples would be */
-			if (ng == BYRANK_GROUPS || (ng + 1) * in->rank_n * sizeof **lat >
-			    rd->n * sizeof(struct tuple)) {
-				ok = 0;
-				break;
-			}
-			gname[ng] = g;
-			lat[ng++] = xcalloc(in->rank_n + 1, sizeof **lat);
-		}
+		if (isnew)
+			lat[gi] = xcalloc(in->rank_n + 1, sizeof **lat);
 		at = &lat[gi][rs->k];
 		if (*at != 0) {
 			const char *v0, *g0;
@@ -659,12 +694,8 @@ differs_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
 		}
 		*at = (uint32_t)x + 1;
 	}
-	/* the groups in the order of their names, as tuples sort */
-	for (gi = 0; ok && gi < ng; gi++) {
-		for (i = gi; i > 0 && strcmp(gname[order_g[i - 1]], gname[gi]) > 0; i--)
-			order_g[i] = order_g[i - 1];
-		order_g[i] = gi;
-	}
+	if (ok)
+		groups_by_name(gname, ng, order_g);
 	for (i = 0; ok && i < ng; i++) {
 		const uint32_t *l = lat[order_g[i]];
 		struct tally ty;
@@ -707,49 +738,34 @@ behind_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
 {
 	const struct incident *in = rd->in;
 	const struct condition *c = rd->c;
-	const char *gname[BYRANK_GROUPS], *v, *g;
+	const char *gname[BYRANK_GROUPS] = { NULL }, *v;
 	double *best[BYRANK_GROUPS], num;
 	uint32_t order;
 	size_t ng = 0, gi, x, k, i, order_g[BYRANK_GROUPS];
-	int rank, ok = 1;
+	int ok = 1;
 
 	for (x = 0; x < rd->n && ok; x++) {
 		const struct rankstate *rs;
+		int isnew;
 
-		if (!read_at(rd, x, &rank, &v, &g, &order))
+		if ((k = (size_t)(byrank_read(rd, x, has, nr, gname, &ng, sizeof **best,
+		    sizeof(struct tuple) + sizeof(double) + sizeof(int), &rs, &v, &order,
+		    &gi, &isnew) + 1)) != 2) {
+			ok = k != 0;
 			continue;
-		if ((rs = incident_rank(in, rank)) == NULL) {
-			ok = 0;
-			break;
 		}
-		if (!has[rs->k]) {
-			has[rs->k] = 1;
-			(*nr)++;
-		}
-		for (gi = 0; gi < ng && gname[gi] != g && strcmp(gname[gi], g) != 0; gi++)
-			;
-		if (gi == ng) {
-			if (ng == BYRANK_GROUPS || (ng + 1) * in->rank_n * sizeof **best >
-			    rd->n * (sizeof(struct tuple) + sizeof(double) + sizeof(int))) {
-				ok = 0;
-				break;
-			}
-			gname[ng] = g;
-			best[ng] = xmalloc(sizeof **best * (in->rank_n + 1));
+		if (isnew) {
+			best[gi] = xmalloc(sizeof **best * (in->rank_n + 1));
 			for (k = 0; k <= in->rank_n; k++)
-				best[ng][k] = -INFINITY;
-			ng++;
+				best[gi][k] = -INFINITY;
 		}
 		if (v == NULL || !incident_fact_number(v, &num))
 			num = v ? strtod(v, NULL) : 0;
 		if (num > best[gi][rs->k] || best[gi][rs->k] == -INFINITY)
 			best[gi][rs->k] = num;
 	}
-	for (gi = 0; ok && gi < ng; gi++) {
-		for (i = gi; i > 0 && strcmp(gname[order_g[i - 1]], gname[gi]) > 0; i--)
-			order_g[i] = order_g[i - 1];
-		order_g[i] = gi;
-	}
+	if (ok)
+		groups_by_name(gname, ng, order_g);
 	for (i = 0; ok && i < ng; i++) {
 		const double *b = best[order_g[i]];
 		double lo = 0, hi = 0;

@@ -1018,6 +1018,29 @@ test_specific_line_outweighs_generic(void **state)
 	done(&t);
 }
 
+/* Rank 0's watchdog timeout of SeqNum 812, an all-reduce of 16 */
+#define TIMEOUT_RANK0 "[rank0]:[E0302 10:40:00.100000000 ProcessGroupNCCL.cpp:632] " \
+	"[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, " \
+	"OpType=ALLREDUCE, NumelIn=16, NumelOut=16, Timeout(ms)=600000) ran for " \
+	"600021 milliseconds before timing out.\n"
+
+/* Rank r's file: a step, its watchdog timeout of SeqNum 812 (op, numel)
+ * at second sec, and then the line after, if any. */
+static void
+write_timeout(const char *dir, int r, int sec, const char *op, int numel, const char *after)
+{
+	char name[32], text[1024];
+
+	snprintf(name, sizeof name, "rank%d.log", r);
+	snprintf(text, sizeof text, "step 10 | loss 2.2\n"
+	    "[rank%d]:[E0302 10:40:0%d.100000000 ProcessGroupNCCL.cpp:632] [Rank %d] "
+	    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
+	    "OpType=%s, NumelIn=%d, NumelOut=%d, Timeout(ms)=600000) ran for "
+	    "600021 milliseconds before timing out.\n%s%s", r, sec, r, op, numel, numel,
+	    after ? after : "", after ? "\n" : "");
+	TU_WRITE(dir, name, text);
+}
+
 /* Watchdog lines of one all-reduce or broadcast (same SeqNum) with
  * different NumelIn: a collective called with another tensor. The rare
  * count is the suspect; the entry is the mismatch, not the timeout. */
@@ -1029,18 +1052,8 @@ test_timeout_numel_differs(void **state)
 	int r;
 
 	(void)state;
-	for (r = 0; r < 4; r++) {
-		char name[32], text[512];
-
-		snprintf(name, sizeof name, "rank%d.log", r);
-		snprintf(text, sizeof text, "step 10 | loss 2.2\n"
-		    "[rank%d]:[E0302 10:40:0%d.100000000 ProcessGroupNCCL.cpp:632] [Rank %d] "
-		    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
-		    "OpType=BROADCAST, NumelIn=%d, NumelOut=%d, Timeout(ms)=600000) ran for "
-		    "600021 milliseconds before timing out.\n", r, r, r,
-		    r == 1 ? 5120 : 16, r == 1 ? 5120 : 16);
-		TU_WRITE(t.dir, name, text);
-	}
+	for (r = 0; r < 4; r++)
+		write_timeout(t.dir, r, r, "BROADCAST", r == 1 ? 5120 : 16, NULL);
 	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_HANG);
 	assert_string_equal(an->diags[0].entry->id, "collective-mismatch");
@@ -1051,18 +1064,8 @@ test_timeout_numel_differs(void **state)
 	/* the same counts in an all-to-all, whose sizes may differ: no
 	 * mismatch */
 	t.dir = tu_tmpdir();
-	for (r = 0; r < 4; r++) {
-		char name[32], text[512];
-
-		snprintf(name, sizeof name, "rank%d.log", r);
-		snprintf(text, sizeof text, "step 10 | loss 2.2\n"
-		    "[rank%d]:[E0302 10:40:0%d.100000000 ProcessGroupNCCL.cpp:632] [Rank %d] "
-		    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
-		    "OpType=ALLTOALL_BASE, NumelIn=%d, NumelOut=%d, Timeout(ms)=600000) ran for "
-		    "600021 milliseconds before timing out.\n", r, r, r,
-		    r == 1 ? 5120 : 16, r == 1 ? 5120 : 16);
-		TU_WRITE(t.dir, name, text);
-	}
+	for (r = 0; r < 4; r++)
+		write_timeout(t.dir, r, r, "ALLTOALL_BASE", r == 1 ? 5120 : 16, NULL);
 	an = analyse_dir(&t);
 	assert_string_not_equal(an->diags[0].entry->id, "collective-mismatch");
 	done(&t);
@@ -1070,18 +1073,9 @@ test_timeout_numel_differs(void **state)
 	/* one SeqNum, another operation on rank 1 (its count differs too):
 	 * out of step, not a tensor of another size */
 	t.dir = tu_tmpdir();
-	for (r = 0; r < 4; r++) {
-		char name[32], text[512];
-
-		snprintf(name, sizeof name, "rank%d.log", r);
-		snprintf(text, sizeof text, "step 10 | loss 2.2\n"
-		    "[rank%d]:[E0302 10:40:0%d.100000000 ProcessGroupNCCL.cpp:632] [Rank %d] "
-		    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
-		    "OpType=%s, NumelIn=%d, NumelOut=%d, Timeout(ms)=600000) ran for "
-		    "600021 milliseconds before timing out.\n", r, r, r,
-		    r == 1 ? "BROADCAST" : "ALLREDUCE", r == 1 ? 5120 : 16, r == 1 ? 5120 : 16);
-		TU_WRITE(t.dir, name, text);
-	}
+	for (r = 0; r < 4; r++)
+		write_timeout(t.dir, r, r, r == 1 ? "BROADCAST" : "ALLREDUCE", r == 1 ? 5120 : 16,
+		    NULL);
 	an = analyse_dir(&t);
 	assert_string_equal(an->diags[0].entry->id, "collective-desync");
 	for (r = 0; r < (int)an->ndiags; r++)
@@ -1099,22 +1093,10 @@ test_error_after_own_timeout_is_fallout(void **state)
 	struct tcase t = { tu_tmpdir(), NULL };
 	const struct analysis *an;
 	size_t i;
-	int r;
 
 	(void)state;
-	for (r = 0; r < 2; r++) {
-		char name[32], text[1024];
-
-		snprintf(name, sizeof name, "rank%d.log", r);
-		snprintf(text, sizeof text, "step 10 | loss 2.2\n"
-		    "[rank%d]:[E0302 10:40:00.100000000 ProcessGroupNCCL.cpp:632] [Rank %d] "
-		    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
-		    "OpType=ALLREDUCE, NumelIn=16, NumelOut=16, Timeout(ms)=600000) ran for "
-		    "600021 milliseconds before timing out.\n"
-		    "%s\n", r, r, r == 0 ? "Fatal Python error: Aborted" :
-		    "[rank1]: RuntimeError: Invalid generator state");
-		TU_WRITE(t.dir, name, text);
-	}
+	write_timeout(t.dir, 0, 0, "ALLREDUCE", 16, "Fatal Python error: Aborted");
+	write_timeout(t.dir, 1, 0, "ALLREDUCE", 16, "[rank1]: RuntimeError: Invalid generator state");
 	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_HANG);
 	assert_null(an->initiating);
@@ -1124,23 +1106,19 @@ test_error_after_own_timeout_is_fallout(void **state)
 	done(&t);
 
 	/* with no rank: a crash handler's notice after a rank's timeout is
-	 * that timeout's SIGABRT as likely as anything; a CUDA error is not */
+	 * that timeout's SIGABRT as likely as anything; a CUDA error is not
+	 * (a combined log, a host's prefix, no record to continue) */
 	t.dir = tu_tmpdir();
 	TU_WRITE(t.dir, "combined.log", "step 10 | loss 2.2\n"
-	    "[rank0]:[E0302 10:40:00.100000000 ProcessGroupNCCL.cpp:632] [Rank 0] "
-	    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
-	    "OpType=ALLREDUCE, NumelIn=16, NumelOut=16, Timeout(ms)=600000) ran for "
-	    "600021 milliseconds before timing out.\n"
+	    TIMEOUT_RANK0
+	    "\n"
 	    "Fatal Python error: Aborted\n");
 	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_HANG);
 	done(&t);
 	t.dir = tu_tmpdir();
 	TU_WRITE(t.dir, "combined.log", "step 10 | loss 2.2\n"
-	    "[rank0]:[E0302 10:40:00.100000000 ProcessGroupNCCL.cpp:632] [Rank 0] "
-	    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
-	    "OpType=ALLREDUCE, NumelIn=16, NumelOut=16, Timeout(ms)=600000) ran for "
-	    "600021 milliseconds before timing out.\n"
+	    TIMEOUT_RANK0
 	    "\n"
 	    "worker: RuntimeError: CUDA error: an illegal memory access was encountered\n");
 	an = analyse_dir(&t);
@@ -1151,10 +1129,7 @@ test_error_after_own_timeout_is_fallout(void **state)
 	t.dir = tu_tmpdir();
 	TU_WRITE(t.dir, "rank0.log", "step 10 | loss 2.2\n"
 	    "[rank0]: RuntimeError: Invalid generator state\n"
-	    "[rank0]:[E0302 10:40:00.100000000 ProcessGroupNCCL.cpp:632] [Rank 0] "
-	    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
-	    "OpType=ALLREDUCE, NumelIn=16, NumelOut=16, Timeout(ms)=600000) ran for "
-	    "600021 milliseconds before timing out.\n");
+	    TIMEOUT_RANK0);
 	TU_WRITE(t.dir, "rank1.log", "step 10 | loss 2.2\n");
 	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
@@ -1209,10 +1184,7 @@ test_fallout_only_failure(void **state)
 		    r);
 		TU_WRITE(t.dir, name, text);
 	}
-	TU_WRITE(t.dir, "rank0.log", "step 9 | loss 2.3\n"
-	    "[rank0]:[E0302 10:40:00.100000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught "
-	    "collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=16, "
-	    "NumelOut=16, Timeout(ms)=600000) ran for 600021 milliseconds before timing out.\n");
+	write_timeout(t.dir, 0, 0, "ALLREDUCE", 16, NULL);
 	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_HANG);
 	done(&t);
