@@ -7,6 +7,7 @@
  * loud. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,15 +55,71 @@ written_after(const struct event *ev, const struct event *w)
 	    !(ev->ts.flags & STAMP_INHERITED) && stamp_cmp(&w->ts, &ev->ts) < 0;
 }
 
-/* Was ev written after some rank's timeout? */
+/* The timeouts, to ask of many lines whether one was written before
+ * them (written_after, without a look through every event for each): by
+ * file, then line; and the two earliest by their own times, of two files. */
+struct waits {
+	const struct event	**v;
+	size_t			  n;
+	const struct event	 *timed[2];
+};
+
 static int
-after_a_wait(const struct incident *in, const struct event *ev)
+wait_cmp(const void *a, const void *b)
+{
+	const struct event *x = *(const struct event *const *)a, *y = *(const struct event *const *)b;
+	uintptr_t fx = (uintptr_t)event_file(x), fy = (uintptr_t)event_file(y);
+
+	if (fx != fy)
+		return fx < fy ? -1 : 1;
+	return x->lineno < y->lineno ? -1 : x->lineno > y->lineno;
+}
+
+static void
+waits_collect(const struct incident *in, struct waits *w)
 {
 	size_t i;
 
-	for (i = 0; i < in->nevents; i++)
-		if (want_wait(in->events[i]) && written_after(ev, in->events[i]))
-			return 1;
+	memset(w, 0, sizeof *w);
+	w->v = xcalloc(in->nevents + 1, sizeof *w->v);
+	for (i = 0; i < in->nevents; i++) {
+		const struct event *ev = in->events[i];
+
+		if (!want_wait(ev))
+			continue;
+		w->v[w->n++] = ev;
+		if (!(ev->ts.flags & STAMP_TIME))
+			continue;
+		if (w->timed[0] == NULL || stamp_cmp(&ev->ts, &w->timed[0]->ts) < 0) {
+			if (w->timed[0] != NULL && event_file(w->timed[0]) != event_file(ev))
+				w->timed[1] = w->timed[0];
+			w->timed[0] = ev;
+		} else if (event_file(ev) != event_file(w->timed[0]) &&
+		    (w->timed[1] == NULL || stamp_cmp(&ev->ts, &w->timed[1]->ts) < 0))
+			w->timed[1] = ev;
+	}
+	qsort(w->v, w->n, sizeof *w->v, wait_cmp);
+}
+
+/* Was ev written after some rank's timeout? */
+static int
+waits_before(const struct waits *w, const struct event *ev)
+{
+	size_t lo = 0, hi = w->n, k;
+
+	while (lo < hi) {	/* the first of ev's file */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)event_file(w->v[mid]) < (uintptr_t)event_file(ev))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < w->n && event_file(w->v[lo]) == event_file(ev) && written_after(ev, w->v[lo]))
+		return 1;
+	for (k = 0; k < 2; k++)	/* another file's, by the clocks */
+		if (w->timed[k] != NULL && event_file(w->timed[k]) != event_file(ev))
+			return written_after(ev, w->timed[k]);
 	return 0;
 }
 
@@ -102,21 +159,26 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 	 * weight under 1) written after some rank's timeout is as likely
 	 * that timeout's SIGABRT as anything: no candidate; a specific one
 	 * (a CUDA error) stays. */
-	if (rank < 0 && first != NULL && first->sig->weight < 1 && after_a_wait(in, first)) {
+	if (rank < 0 && first != NULL && first->sig->weight < 1) {
+		struct waits w;
 		const struct event *f = NULL;
 
-		incident_rank_events(in, rank, &lo, &hi);
-		for (i = lo; i < hi; i++) {
-			const struct event *ev = in->events[in->byrank[i]];
+		waits_collect(in, &w);
+		if (waits_before(&w, first)) {
+			incident_rank_events(in, rank, &lo, &hi);
+			for (i = lo; i < hi; i++) {
+				const struct event *ev = in->events[in->byrank[i]];
 
-			if (ev->rank == rank && want_known(ev) &&
-			    (ev->sig->weight >= 1 || !after_a_wait(in, ev)) &&
-			    (f == NULL || event_cmp_time(ev, f) < 0))
-				f = ev;
+				if (ev->rank == rank && want_known(ev) &&
+				    (ev->sig->weight >= 1 || !waits_before(&w, ev)) &&
+				    (f == NULL || event_cmp_time(ev, f) < 0))
+					f = ev;
+			}
+			first = f;
 		}
-		if (f == NULL)
+		free(w.v);
+		if (first == NULL)
 			return NULL;
-		first = f;
 	}
 	if (first == NULL) {
 		if ((first = incident_first_of_rank(in, rank, incident_want_initiating)) == NULL)
