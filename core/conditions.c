@@ -575,24 +575,19 @@ read_at(const struct reading *rd, size_t x, int *rank, const char **v, const cha
 		return 0;
 	if (c->group2_id >= 0) {
 		/* "812, op BROADCAST": the name the detail shows */
-		const char *g2 = event_fact(ev, c->group2_id), *part[4];
+		const char *g2 = event_fact(ev, c->group2_id);
+		const char *part[5] = { *g, ", ", c->group_by2, " ", g2 };
 		char key[3 * FACT_VALUE_MAX + 8];
 		size_t kl = 0, i, l;
 
 		if (g2 == NULL)
 			return 0;
-		part[0] = *g;
-		part[1] = ", ";
-		part[2] = c->group_by2;
-		part[3] = g2;
-		for (i = 0; i < 4; i++) {
+		for (i = 0; i < 5; i++) {
 			l = strlen(part[i]);
 			if (l > FACT_VALUE_MAX)
 				l = FACT_VALUE_MAX;
 			memcpy(key + kl, part[i], l);
 			kl += l;
-			if (i == 2)
-				key[kl++] = ' ';
 		}
 		*g = strset_add(rd->keys, key, kl);
 	}
@@ -602,11 +597,6 @@ read_at(const struct reading *rd, size_t x, int *rank, const char **v, const cha
 	return 1;
 }
 
-/* differs by rank, without a tuple for each event: each group's latest
- * place of each rank (by the rank's k) in an array, then each group's
- * ranks in rank order, as eval_differs reads its sorted tuples; the
- * same answer in a few bytes a rank. 0 (nothing done) when that would
- * not be smaller than the tuples, or a rank has no state. */
 #define BYRANK_GROUPS	16
 
 /* By rank, place x: 1 when the condition reads it, with its rank's state
@@ -657,6 +647,11 @@ groups_by_name(const char *const *gname, size_t ng, size_t *order_g)
 	}
 }
 
+/* differs by rank, without a tuple for each event: each group's latest
+ * place of each rank (by the rank's k) in an array, then each group's
+ * ranks in rank order, as eval_differs reads its sorted tuples; the
+ * same answer in a few bytes a rank. 0 (nothing done) when that would
+ * not be smaller than the tuples, or a rank has no state. */
 static int
 differs_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
     struct condresult *r)

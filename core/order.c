@@ -41,7 +41,7 @@ static int
 want_wait(const struct event *ev)
 {
 	return ev->sig->role == ROLE_COLLATERAL && ev->sig->weight >= 1 &&
-	    (entry_tagged(ev->sig->entry, "hang") || entry_tagged(ev->sig->entry, "timeout"));
+	    ev->sig->entry->fallout == FALLOUT_WAIT;
 }
 
 /* Was ev written after w, as far as the logs tell? In one file (one
@@ -123,6 +123,22 @@ waits_before(const struct waits *w, const struct event *ev)
 	return 0;
 }
 
+/* What sets a failure line aside as a timeout's consequence: for a
+ * rank, being written after its own first timeout (own); with no rank,
+ * being generic (weight under 1) and written after any rank's (all). */
+struct aside {
+	const struct event	*own;
+	const struct waits	*all;
+};
+
+static int
+set_aside(const struct aside *a, const struct event *ev)
+{
+	if (a->own != NULL)
+		return written_after(ev, a->own);
+	return a->all != NULL && ev->sig->weight < 1 && waits_before(a->all, ev);
+}
+
 /* A rank's own first failure: its earliest initiating event, unless a
  * weightier (more specific) one follows within the tie window, as when a
  * traceback's generic wrapper line precedes the line that names the CUDA
@@ -135,51 +151,39 @@ static const struct event *
 first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 {
 	const struct event *first = incident_first_of_rank(in, rank, want_known), *best;
-	const struct event *wait = rank >= 0 ? incident_first_of_rank(in, rank, want_wait) : NULL;
+	struct aside a = { NULL, NULL };
+	struct waits w;
 	size_t i, lo, hi;
+	int aside;
 
-	/* An error a rank reports after its own timeout is the timeout's
+	/* A failure line written after a timeout is the timeout's
 	 * consequence (the aborted communicator, the SIGABRT that follows,
-	 * state a failed collective left behind): its failures are those
-	 * written before it, if any. */
-	if (first != NULL && wait != NULL && written_after(first, wait)) {
+	 * state a failed collective left behind): the rank's failures are
+	 * those written before its own timeout; with no rank, a generic line
+	 * (a crash handler's notice, weight under 1) after any rank's is as
+	 * likely that timeout's SIGABRT as anything, where a specific one (a
+	 * CUDA error) stays. */
+	if (rank >= 0)
+		a.own = incident_first_of_rank(in, rank, want_wait);
+	else if (first != NULL && first->sig->weight < 1) {
+		waits_collect(in, &w);
+		a.all = &w;
+	}
+	if ((aside = first != NULL && set_aside(&a, first)) != 0) {
 		first = NULL;
 		incident_rank_events(in, rank, &lo, &hi);
 		for (i = lo; i < hi; i++) {
 			const struct event *ev = in->events[in->byrank[i]];
 
-			if (ev->rank == rank && want_known(ev) && !written_after(ev, wait) &&
-			    ev != wait && (first == NULL || event_cmp_time(ev, first) < 0))
+			if (ev->rank == rank && want_known(ev) && !set_aside(&a, ev) &&
+			    (first == NULL || event_cmp_time(ev, first) < 0))
 				first = ev;
 		}
-		if (first == NULL)
-			return NULL;
 	}
-	/* With no rank, a generic failure line (a crash handler's notice,
-	 * weight under 1) written after some rank's timeout is as likely
-	 * that timeout's SIGABRT as anything: no candidate; a specific one
-	 * (a CUDA error) stays. */
-	if (rank < 0 && first != NULL && first->sig->weight < 1) {
-		struct waits w;
-		const struct event *f = NULL;
-
-		waits_collect(in, &w);
-		if (waits_before(&w, first)) {
-			incident_rank_events(in, rank, &lo, &hi);
-			for (i = lo; i < hi; i++) {
-				const struct event *ev = in->events[in->byrank[i]];
-
-				if (ev->rank == rank && want_known(ev) &&
-				    (ev->sig->weight >= 1 || !waits_before(&w, ev)) &&
-				    (f == NULL || event_cmp_time(ev, f) < 0))
-					f = ev;
-			}
-			first = f;
-		}
+	if (a.all != NULL)
 		free(w.v);
-		if (first == NULL)
-			return NULL;
-	}
+	if (aside && first == NULL)
+		return NULL;
 	if (first == NULL) {
 		if ((first = incident_first_of_rank(in, rank, incident_want_initiating)) == NULL)
 			return NULL;
@@ -340,15 +344,15 @@ order_choose(struct incident *in, struct analysis *an, struct passes *p)
 			continue;
 		if (p->first_coll == NULL || event_cmp_time(ev, p->first_coll) < 0)
 			p->first_coll = ev;
-		if (entry_tagged(ev->sig->entry, "hang") || entry_tagged(ev->sig->entry, "timeout")) {
-			/* (a generic line, weight under 1, is no wait: every
-			 * NCCL error ends in "Some NCCL operations have failed
-			 * or timed out") */
-			if (ev->sig->weight < 1)
-				continue;
+		/* (a generic line of a wait, weight under 1, is none: every
+		 * NCCL error ends in "Some NCCL operations have failed or
+		 * timed out") */
+		if (want_wait(ev))
 			p->coll_waits = 1;
-		} else if (!entry_tagged(ev->sig->entry, "teardown"))
+		else if (ev->sig->entry->fallout == FALLOUT_ERROR)
 			p->coll_errors = 1;
+		else if (ev->sig->entry->fallout == FALLOUT_WAIT)
+			continue;
 		if (ev->sig->weight >= 1 &&
 		    (p->first_told == NULL || event_cmp_time(ev, p->first_told) < 0))
 			p->first_told = ev;

@@ -1015,15 +1015,19 @@ rulebook_entry(const struct rulebook *rb, const char *id)
 	return NULL;
 }
 
-int
-entry_tagged(const struct entry *e, const char *tag)
+/* What the entry's collateral lines say, by its tags (doc/rules.md). */
+static enum fallout_kind
+fallout_of(const struct entry *e)
 {
+	enum fallout_kind k = FALLOUT_ERROR;
 	size_t i;
 
 	for (i = 0; i < e->tags.n; i++)
-		if (strcmp(e->tags.v[i], tag) == 0)
-			return 1;
-	return 0;
+		if (strcmp(e->tags.v[i], "hang") == 0 || strcmp(e->tags.v[i], "timeout") == 0)
+			return FALLOUT_WAIT;
+		else if (strcmp(e->tags.v[i], "teardown") == 0)
+			k = FALLOUT_TEARDOWN;
+	return k;
 }
 
 struct signature *
@@ -1092,6 +1096,7 @@ rulebook_finish(struct rulebook *rb, struct notes *ns)
 	for (i = 0; i < rb->nentries; i++) {
 		struct entry *e = rb->entries[i];
 
+		e->fallout = fallout_of(e);
 		for (j = 0; j < e->nsigs; j++) {
 			e->sigs[j].index = rb->nsigs;
 			rb->sigs[rb->nsigs++] = &e->sigs[j];

@@ -145,6 +145,15 @@ struct envvar {
 	char	*shows;		/* what it adds to the logs */
 };
 
+/* What an entry's collateral lines say (from its tags, at
+ * rulebook_finish): a rank waited (tagged hang or timeout), the launcher
+ * ended it (teardown), or it failed of an error that began elsewhere. */
+enum fallout_kind {
+	FALLOUT_ERROR,
+	FALLOUT_WAIT,
+	FALLOUT_TEARDOWN,
+};
+
 struct entry {
 	char		*id;
 	char		*file;
@@ -175,6 +184,7 @@ struct entry {
 	size_t		 nsigs;
 	struct condition *conds;
 	size_t		 nconds;
+	enum fallout_kind fallout;	/* derived from tags */
 };
 
 struct rulebook {
@@ -211,9 +221,6 @@ int		 rulebook_load_dir(struct rulebook *rb, const char *dir,
 int		 rulebook_finish(struct rulebook *rb, struct notes *ns);
 
 struct entry	*rulebook_entry(const struct rulebook *rb, const char *id);
-/* Does the entry carry this tag? (hang and timeout: its fallout says a
- * rank waited; teardown: that the launcher ended it; doc/rules.md) */
-int		 entry_tagged(const struct entry *e, const char *tag);
 struct signature *rulebook_signature(const struct rulebook *rb,
 		     const struct entry *from, const char *id);
 struct condition *rulebook_condition(const struct entry *e, const char *id);
