@@ -388,6 +388,56 @@ attribute_records(struct incident *in)
 	free(idx);
 }
 
+/* A launcher that passes its workers' output through with no prefix
+ * (torchrun without --tee, the DeepSpeed launcher, spawn) leaves a
+ * worker's error with no rank, and then names the worker that failed in
+ * a line of its own ("failed (exitcode: -6) local_rank: 3 (pid: 1234)").
+ * When its lines name exactly one failed worker (one it terminated
+ * itself, SIGTERM, is teardown, not a failure), an initiating line with
+ * no rank, in the same file, before the last of those lines, in a file
+ * where no line carries a rank of its own, is taken as that worker's. (A
+ * header for the lines after it, spawn's "-- Process 2 terminated with
+ * the following error:", already gave those; the lines before it are the
+ * parent's.) */
+static void
+attribute_failed_worker(struct incident *in)
+{
+	const struct event *report = NULL;
+	const char *file;
+	uint32_t last = 0;
+	size_t i;
+
+	for (i = 0; i < in->nevents; i++) {
+		const struct event *ev = in->events[i];
+
+		if (ev->via != VIA_LAUNCHER || ev->rank < 0 || ev->sig->about_following ||
+		    ev->sig->entry->fallout == FALLOUT_TEARDOWN)
+			continue;
+		if (report != NULL && (ev->rank != report->rank ||
+		    strcmp(event_file(ev), event_file(report)) != 0))
+			return;	/* two workers failed, or two launchers */
+		report = ev;
+		if (ev->lineno > last)
+			last = ev->lineno;
+	}
+	if (report == NULL)
+		return;
+	file = event_file(report);
+	for (i = 0; i < in->nevents; i++) {
+		const struct event *ev = in->events[i];
+
+		if (ev->line_rank >= 0 && strcmp(event_file(ev), file) == 0)
+			return;
+	}
+	for (i = 0; i < in->nevents; i++) {
+		struct event *ev = in->events[i];
+
+		if (ev->rank < 0 && ev->sig->role == ROLE_INITIATING && ev->lineno < last &&
+		    strcmp(event_file(ev), file) == 0)
+			set_event_rank(in, ev, report->rank, VIA_EXIT, report->assumed);
+	}
+}
+
 /* The world size, where the run establishes it: a fact world_size or
  * NCCL's nranks (the largest communicator seen), or every rank up to the
  * highest (1 or more) having written. Otherwise 0: the logs cover some
@@ -496,6 +546,7 @@ attribute_events(struct incident *in, struct analysis *an)
 	an->assumed_local = 0;
 	attribute_local(in, an);
 	attribute_records(in);
+	attribute_failed_worker(in);
 	attribute_by_gpu(in);
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];

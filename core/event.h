@@ -29,6 +29,7 @@ enum attr_via {
 	VIA_LAUNCHER,	/* a launcher line names its local rank or pid */
 	VIA_RECORD,	/* a later line of the same record names the rank */
 	VIA_GPU,	/* the GPU bus id a kernel line names */
+	VIA_EXIT,	/* the one worker its launcher reports failed */
 };
 
 struct fact {

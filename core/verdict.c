@@ -277,7 +277,12 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 			buf_adds(reason, "; no other rank reported a problem");
 	}
 	/* What the rank rests on. */
-	if (init->rank >= 0 && init->assumed && init->via != VIA_RECORD) {
+	if (init->rank >= 0 && init->via == VIA_EXIT) {
+		cap(an, "medium");
+		buf_printf(reason, "; its line names no rank: it is taken as rank %d's, the one "
+		    "worker the launcher reports failed%s", init->rank, init->assumed ?
+		    " (its local rank taken as global because the logs show one node)" : "");
+	} else if (init->rank >= 0 && init->assumed && init->via != VIA_RECORD) {
 		cap(an, "medium");
 		buf_adds(reason, "; the rank rests on a launcher line's local rank, taken as "
 		    "global because the logs show one node");

@@ -1252,6 +1252,73 @@ test_untimed_error_before_timed_notice(void **state)
 	done(&t);
 }
 
+/* A launcher passing its workers' output through unprefixed: the error
+ * line names no rank, the launcher's own line names the one worker that
+ * failed. */
+#define SIGTERM_LINE(pid) "W0301 10:00:05.100000 2001 torch/distributed/elastic/multiprocessing/" \
+	"api.py:897] Sending process " pid " closing signal SIGTERM\n"
+#define WORKER_ERROR \
+	"Traceback (most recent call last):\n" \
+	"  File \"/srv/train.py\", line 88, in <module>\n" \
+	"    main()\n" \
+	"ValueError: batch 17 has 511 tokens, the model wants 512\n"
+
+static void
+test_failed_worker_owns_unranked_error(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "job.out", WORKER_ERROR SIGTERM_LINE("2010") SIGTERM_LINE("2011")
+	    "E0301 10:00:05.900000 2001 torch/distributed/elastic/multiprocessing/api.py:869] "
+	    "failed (exitcode: -6) local_rank: 2 (pid: 2012) of binary: /usr/bin/python3\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_string_equal(an->initiating->sig->entry->id, "rank-exception");
+	assert_int_equal(an->initiating->rank, 2);
+	assert_int_equal(an->initiating->via, VIA_EXIT);
+	assert_string_equal(an->confidence, "medium");
+	assert_non_null(strstr(an->reason, "the one worker the launcher reports failed"));
+	done(&t);
+
+	/* two workers failed: which one printed it, the logs do not say */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "job.out", WORKER_ERROR
+	    "E0301 10:00:05.900000 2001 torch/distributed/elastic/multiprocessing/api.py:869] "
+	    "failed (exitcode: -6) local_rank: 2 (pid: 2012) of binary: /usr/bin/python3\n"
+	    "E0301 10:00:05.950000 2001 torch/distributed/elastic/multiprocessing/api.py:869] "
+	    "failed (exitcode: -9) local_rank: 1 (pid: 2011) of binary: /usr/bin/python3\n");
+	an = analyse_dir(&t);
+	assert_non_null(an->initiating);
+	assert_int_not_equal(an->initiating->via, VIA_EXIT);
+	done(&t);
+
+	/* workers the launcher terminated are no failed worker */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "job.out", WORKER_ERROR SIGTERM_LINE("2010") SIGTERM_LINE("2011")
+	    "E0301 10:00:05.900000 2001 torch/distributed/elastic/multiprocessing/api.py:869] "
+	    "failed (exitcode: -15) local_rank: 0 (pid: 2010) of binary: /usr/bin/python3\n");
+	an = analyse_dir(&t);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, -1);
+	done(&t);
+
+	/* where the workers' lines carry their ranks, an unprefixed error
+	 * is not a worker's */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "job.out", "[rank0]:[W301 10:00:01.000000 2012 ProcessGroupNCCL.cpp:4561] "
+	    "[PG ID 0 PG GUID 0 Rank 0]  using GPU 0 to perform barrier as devices used by this "
+	    "process are currently unknown.\n" WORKER_ERROR
+	    "E0301 10:00:05.900000 2001 torch/distributed/elastic/multiprocessing/api.py:869] "
+	    "failed (exitcode: -6) local_rank: 2 (pid: 2012) of binary: /usr/bin/python3\n");
+	an = analyse_dir(&t);
+	assert_non_null(an->initiating);
+	assert_int_not_equal(an->initiating->via, VIA_EXIT);
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -1262,6 +1329,7 @@ main(void)
 		cmocka_unit_test(test_fallout_only_failure),
 		cmocka_unit_test(test_serving_worker_named_dead),
 		cmocka_unit_test(test_untimed_error_before_timed_notice),
+		cmocka_unit_test(test_failed_worker_owns_unranked_error),
 		cmocka_unit_test(test_agent_pid_maps_to_rank),
 		cmocka_unit_test(test_agent_local_rank_many_nodes_stays_unranked),
 		cmocka_unit_test(test_record_names_its_rank_later),
