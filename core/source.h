@@ -84,6 +84,10 @@ struct srcread {
 	uint8_t		 midline;	/* a piece of the line being read was handed on */
 	uint8_t		 document;	/* DOC_* */
 	uint8_t		 doc_noted;	/* ... said to be incomplete */
+	/* the line before (core/scan.c): its length, 0 for none (or over
+	 * WRAP_MAX), and what it matched (PREV_*) */
+	uint16_t	 prevlen;
+	uint8_t		 prevflags;
 };
 
 /* A stream's: its pipe (0 for standard input; -1 once closed), the

@@ -541,6 +541,52 @@ test_glued_after_progress_bar(void **state)
 	expect_prefix_rank(&t, 1, "halves.log", BAR "\r" GLUED "\n", GLUED_END "\n");
 }
 
+/* A record cut where all its words are in the second half: the two are
+ * read as one, at the first one's place, whether they were read at once
+ * or the second was written after the first had been read. */
+#define STUCK_FIRST "[rank6]:[E0429 13:55:49.384372190 ProcessGroupNCCL.cpp:1743] [PG ID 0 " \
+	"PG GUID 0(default_pg) Rank 6] ProcessGroupNCCL'\n"
+#define STUCK_SECOND "s watchdog got stuck for 480 seconds without making progress in " \
+	"monitoring enqueued collectives. This typically indi\n" \
+	"cates a hang in a CUDA call.\n"
+
+static void
+expect_stuck_at_first_half(int live)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const char *paths[1] = { t.dir };
+	char *why = NULL;
+	const struct event *ev = NULL;
+	size_t i;
+
+	TU_WRITE(t.dir, "combined.log", live ? STUCK_FIRST : STUCK_FIRST STUCK_SECOND);
+	t.r = run_new(rb, paths, 1, NULL, &why);
+	assert_non_null(t.r);
+	if (live) {
+		run_scan(t.r, 0);
+		TU_APPEND(t.dir, "combined.log", STUCK_SECOND);
+	}
+	run_scan(t.r, 1);
+	(void)incident_analyse(t.r->incident);
+	for (i = 0; i < t.r->incident->nevents; i++)
+		if (strcmp(t.r->incident->events[i]->sig->id, "watchdog-stuck") == 0) {
+			assert_null(ev);
+			ev = t.r->incident->events[i];
+		}
+	assert_non_null(ev);
+	assert_int_equal(ev->lineno, 1);
+	assert_int_equal(ev->rank, 6);
+	done(&t);
+}
+
+static void
+test_hard_wrap_words_in_second_half(void **state)
+{
+	(void)state;
+	expect_stuck_at_first_half(0);
+	expect_stuck_at_first_half(1);
+}
+
 /* Pastes: quoted in Markdown, in pytest's failure output, with the line
  * numbers a log viewer adds, behind pdsh's host prefix. */
 static void
@@ -1344,6 +1390,7 @@ main(void)
 		cmocka_unit_test(test_hard_wrapped_record),
 		cmocka_unit_test(test_glued_after_progress_bar),
 		cmocka_unit_test(test_hard_wrap_second_half_is_context),
+		cmocka_unit_test(test_hard_wrap_words_in_second_half),
 		cmocka_unit_test(test_pasted_excerpts),
 		cmocka_unit_test(test_symptom_is_no_rival),
 		cmocka_unit_test(test_dump_signal_points_at_rank),
