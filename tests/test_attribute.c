@@ -1365,6 +1365,31 @@ test_failed_worker_owns_unranked_error(void **state)
 	done(&t);
 }
 
+/* The NCCL bootstrap root rejects a rank that checks in twice and gives
+ * up: a failure, though no rank printed an error of its own; the rank it
+ * names is a suspect, not the line's. */
+static void
+test_bootstrap_duplicate_rank(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "gpu-a1:3301:3301 [0] NCCL INFO Bootstrap : Using ib0:10.1.0.11<0>\n"
+	    "gpu-a2:4410:4410 [1] NCCL INFO Bootstrap : Using ib0:10.1.0.12<0>\n"
+	    "gpu-a1:3301:3390 [0] bootstrap.cc:131 NCCL WARN Bootstrap Root : rank 5 of 16 ranks "
+	    "has already checked in\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, -1);
+	assert_string_equal(an->diags[0].entry->id, "nccl-bootstrap-failure");
+	assert_true(an->nsuspects >= 1);
+	assert_int_equal(an->suspects[0].rank, 5);
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -1376,6 +1401,7 @@ main(void)
 		cmocka_unit_test(test_serving_worker_named_dead),
 		cmocka_unit_test(test_untimed_error_before_timed_notice),
 		cmocka_unit_test(test_failed_worker_owns_unranked_error),
+		cmocka_unit_test(test_bootstrap_duplicate_rank),
 		cmocka_unit_test(test_agent_pid_maps_to_rank),
 		cmocka_unit_test(test_agent_local_rank_many_nodes_stays_unranked),
 		cmocka_unit_test(test_record_names_its_rank_later),
