@@ -548,6 +548,7 @@ struct reading {
 	pcre2_match_data	*md;
 	struct seen		*seen;
 	struct strset		*keys;	/* two-fact groups' names, kept once */
+	int			 one_group;	/* no event carries group_by's one fact */
 };
 
 /* Does the condition read place x: its rank, value (the fact's, NULL
@@ -571,8 +572,11 @@ read_at(const struct reading *rd, size_t x, int *rank, const char **v, const cha
 		return 0;
 	if (c->fact_id >= 0 && (*v = event_fact(ev, c->fact_id)) == NULL)
 		return 0;
-	if (c->group_id >= 0 && (*g = event_fact(ev, c->group_id)) == NULL)
-		return 0;
+	if (c->group_id >= 0 && (*g = event_fact(ev, c->group_id)) == NULL) {
+		if (!rd->one_group)
+			return 0;
+		*g = "";
+	}
 	if (c->group2_id >= 0) {
 		/* "812, op BROADCAST": the name the detail shows */
 		const char *g2 = event_fact(ev, c->group2_id);
@@ -800,6 +804,25 @@ behind_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
 	return ok;
 }
 
+/* Does any event the condition reads carry its group_by fact? When none
+ * does, the logs are of a format that does not print it (PyTorch before
+ * SeqNum: "WorkNCCL(OpType=ALLREDUCE, Timeout(ms)=1800000)"), and the
+ * events are one group rather than none. (Most runs: the first says.) */
+static int
+group_said(const struct reading *rd)
+{
+	size_t x;
+
+	for (x = 0; x < rd->n; x++) {
+		const struct event *ev = x < rd->nidx ? rd->in->events[rd->idx[x]] :
+		    rd->in->rows.v[rd->rows[x - rd->nidx]].ex;
+
+		if (event_fact(ev, rd->c->group_id) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
 static void
 eval_condition(const struct incident *in, const struct condition *c,
     struct condresult *r)
@@ -831,6 +854,7 @@ eval_condition(const struct incident *in, const struct condition *c,
 	rd.md = pcre2_match_data_create(1, NULL);
 	rd.seen = xcalloc(c->nwhere + 1, sizeof *rd.seen);
 	rd.keys = &keys;
+	rd.one_group = c->group_id >= 0 && c->group2_id < 0 && !group_said(&rd);
 	if ((c->test == TEST_DIFFERS && !(done = differs_by_rank(&rd, has, &nr, r))) ||
 	    (c->test == TEST_BEHIND && !(done = behind_by_rank(&rd, has, &nr, r)))) {
 		memset(has, 0, in->rank_n + 1);	/* (read again, as tuples) */
@@ -924,6 +948,14 @@ eval_condition(const struct incident *in, const struct condition *c,
 			if (r->blamed[a] != r->blamed[b - 1])
 				r->blamed[b++] = r->blamed[a];
 		r->nblamed = b;
+	}
+	if (r->met && rd.one_group) {
+		/* the text may say "at the same SeqNum": say what was compared */
+		char *d = xasprintf("%s%sthese logs print no %s: all compared as one group",
+		    r->detail ? r->detail : "", r->detail ? "; " : "", c->group_by);
+
+		free(r->detail);
+		r->detail = d;
 	}
 	pcre2_match_data_free(rd.md);
 	free(rd.seen);

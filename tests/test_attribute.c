@@ -1390,6 +1390,65 @@ test_bootstrap_duplicate_rank(void **state)
 	done(&t);
 }
 
+/* PyTorch before SeqNum printed "WorkNCCL(OpType=..., Timeout(ms)=...)":
+ * a group_by fact no line carries puts the timeouts in one group, and the
+ * rank in another collective is the odd one out; where the lines do say
+ * the SeqNum, different ones are no group. */
+static const struct condresult *
+cond_of(const struct analysis *an, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < an->nconds; i++)
+		if (strcmp(an->conds[i].cond->id, id) == 0)
+			return &an->conds[i];
+	return NULL;
+}
+
+static void
+test_group_fact_never_printed(void **state)
+{
+	static const char *const seqs[2] = { "", "SeqNum=%d, " };
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		struct tcase t = { tu_tmpdir(), NULL };
+		const struct analysis *an;
+		const struct condresult *c;
+		char buf[2048], fmt[512];
+		size_t n = 0;
+		int k;
+
+		for (k = 0; k < 4; k++) {
+			snprintf(fmt, sizeof fmt, "[E ProcessGroupNCCL.cpp:566] [Rank %%d] Watchdog caught "
+			    "collective operation timeout: WorkNCCL(%sOpType=%%s, Timeout(ms)=1800000) ran "
+			    "for 18010%%d milliseconds before timing out.\n", seqs[pass]);
+			if (pass == 0)
+				n += (size_t)snprintf(buf + n, sizeof buf - n, fmt, k,
+				    k == 2 ? "ALLREDUCE" : "BROADCAST", 40 + k);
+			else
+				n += (size_t)snprintf(buf + n, sizeof buf - n, fmt, k, k == 2 ? 11 : 10,
+				    k == 2 ? "ALLREDUCE" : "BROADCAST", 40 + k);
+		}
+		TU_WRITE(t.dir, "combined.log", buf);
+		an = analyse_dir(&t);
+		assert_int_equal(an->verdict, VERDICT_HANG);
+		c = cond_of(an, "timeout-op-differs");
+		assert_non_null(c);
+		if (pass == 0) {
+			assert_true(c->met);
+			assert_int_equal(c->nblamed, 1);
+			assert_int_equal(c->blamed[0], 2);
+			assert_non_null(strstr(c->detail, "these logs print no seq"));
+			assert_string_equal(an->diags[0].entry->id, "collective-desync");
+			assert_int_equal(an->suspects[0].rank, 2);
+		} else
+			assert_false(c->met);	/* SeqNum 10 and 11: no one group */
+		done(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -1402,6 +1461,7 @@ main(void)
 		cmocka_unit_test(test_untimed_error_before_timed_notice),
 		cmocka_unit_test(test_failed_worker_owns_unranked_error),
 		cmocka_unit_test(test_bootstrap_duplicate_rank),
+		cmocka_unit_test(test_group_fact_never_printed),
 		cmocka_unit_test(test_agent_pid_maps_to_rank),
 		cmocka_unit_test(test_agent_local_rank_many_nodes_stays_unranked),
 		cmocka_unit_test(test_record_names_its_rank_later),
