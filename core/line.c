@@ -287,7 +287,8 @@ python_class(const char *p, size_t n)
 
 /* A host, IP or pod name that a fan-out tool put in front of every line
  * (pdsh and clush "host: ", mpi-operator pods "job-launcher: ", runners
- * "node-3 [stderr] "): letters, digits and - . _, with at least one digit
+ * "node-3 [stderr] ", docker compose "svc-1  | "): letters, digits and
+ * - . _, with at least one digit
  * and one - or . (an exception's name has neither: "RuntimeError: " is a
  * message), or a plain name the stream showed before a log line (above).
  * Returns its length with the separator, or 0. */
@@ -304,6 +305,24 @@ host_prefix(const char *p, size_t n, struct peeled *pl)
 	if (i < 2 || i >= n || !(seen & (1u << 2)) || hostclass[(unsigned char)p[0]] == 3 ||
 	    (p[i] != ':' && p[i] != ' '))
 		return 0;
+	if (p[i] == ' ' && !pl->no_host && isdig(p[i - 1])) {
+		/* docker compose: "svc-1  | " (padded to the longest name,
+		 * which ends in its replica number, "-1" or v1's "_1") */
+		size_t j = i - 1;
+
+		while (j > 0 && isdig(p[j]))
+			j--;
+		if (j == 0 || (p[j] != '-' && p[j] != '_'))
+			j = n;
+		else
+			for (j = i; j < n && j < i + 64 && p[j] == ' '; j++)
+				;
+		if (j + 1 < n && p[j] == '|' && p[j + 1] == ' ') {
+			pl->host = p;
+			pl->hostlen = i;
+			return j + 2;
+		}
+	}
 	if (!(seen & (1u << 3)) && (pl->no_host || p[i] != ':' || i + 2 >= n || p[i + 1] != ' ' ||
 	    !plain_host_known(p, i, p + i + 2, n - i - 2, pl->hosts)))
 		return 0;

@@ -545,6 +545,19 @@ test_pasted_and_collected_prefixes(void **state)
 	assert_null(ln.host);
 	parse("node-7.Cluster2: boom");	/* a capital is no class alone */
 	assert_non_null(ln.host);
+	/* docker compose's service column, v2 and v1 names */
+	parse("serve-llm-1    | [rank3]:[E0612 10:00:02.000000000 ProcessGroupNCCL.cpp:1] x");
+	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.rank_from, RANK_PREFIX);
+	assert_int_equal(ln.hostlen, 11);
+	assert_memory_equal(ln.host, "serve-llm-1", 11);
+	msg_is("x");
+	parse("proj_trainer_2 | RuntimeError: boom");
+	msg_is("RuntimeError: boom");
+	assert_int_equal(ln.hostlen, 14);
+	parse("Epoch1  | loss 0.31 | lr 1e-4");	/* no replica number: a message */
+	msg_is("Epoch1  | loss 0.31 | lr 1e-4");
+	assert_null(ln.host);
 	/* Open MPI --timestamp-output: ctime glued to the tag */
 	parse("Fri Aug 11 12:31:45 2023[1,7]<stdout>:RuntimeError: CUDA error: boom");
 	assert_int_equal(ln.rank, 7);
