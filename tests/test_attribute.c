@@ -289,6 +289,22 @@ test_world_from_nranks(void **state)
 	assert_true(an->nsuspects > 0);
 	assert_int_equal(an->suspects[0].rank, 2);
 	done(&t);
+
+	/* the communicator's abort says its size as well: of two ranks, the
+	 * one that wrote nothing is the suspect */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "combined.log",
+	    "[rank1]:[E ProcessGroupNCCL.cpp:523] [Rank 1] Watchdog caught collective operation "
+	    "timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST, NumelIn=1, NumelOut=1, "
+	    "Timeout(ms)=1800000) ran for 1800013 milliseconds before timing out.\n"
+	    "job-pod-0:318:402 [1] NCCL INFO comm 0x5581ab02c410 rank 1 nranks 2 cudaDev 1 "
+	    "busId 3d000 - Abort COMPLETE\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_int_equal(an->world, 2);
+	assert_true(an->nsuspects > 0);
+	assert_int_equal(an->suspects[0].rank, 0);
+	done(&t);
 }
 
 /* One log carrying most ranks' own lines establishes the world (rank 3,
