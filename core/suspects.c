@@ -404,6 +404,31 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 				why_add(p, at, w.s, 1);
 				buf_release(&w);
 			}
+	/* An initiating line with no rank, and one rank alone with trouble
+	 * in these logs (most often the same process's exception for the
+	 * error that line names): the likeliest owner of the line. */
+	if (an->initiating != NULL && an->initiating->rank < 0) {
+		const struct event *only = NULL, *fe;
+
+		for (i = 0; i < in->rank_n; i++)
+			if ((fe = incident_first_of_rank(in, in->rank_v[i]->rank,
+			    incident_want_trouble)) != NULL) {
+				if (only != NULL) {
+					only = NULL;
+					break;
+				}
+				only = fe;
+			}
+		if (only != NULL) {
+			struct buf w = BUF_INIT;
+
+			buf_adds(&w, "the one rank with trouble in these logs, so the likeliest to have "
+			    "written the first failure's line, which names no rank: ");
+			describe_event(&w, only);
+			suspect_add(in, p, only->rank, 1.5, w.s);
+			buf_release(&w);
+		}
+	}
 	an->suspects = xcalloc(p->nscore + 1, sizeof *an->suspects);
 	an->reasons = xcalloc(p->nscore + 1, sizeof *an->reasons);
 	for (j = 0, last = 0; j < p->nscore; j++) {

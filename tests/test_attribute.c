@@ -1465,6 +1465,42 @@ test_group_fact_never_printed(void **state)
 	}
 }
 
+/* The first failure's line names no rank, and one rank alone reports
+ * trouble: that rank is a suspect (the likeliest writer of the line);
+ * with two such ranks, neither. */
+static void
+test_lone_troubled_rank_suspect(void **state)
+{
+	static const char *const second[2] = { "", "[rank4]: RuntimeError: NCCL Error 2: unhandled "
+	    "system error (run with NCCL_DEBUG=INFO for details)\n" };
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		struct tcase t = { tu_tmpdir(), NULL };
+		const struct analysis *an;
+		char buf[1024];
+
+		snprintf(buf, sizeof buf,
+		    "[2025-10-13 10:12:54] gpu-x7:7001:7102 [0] misc/ibvwrap.cc:182 NCCL WARN Call to "
+		    "ibv_reg_mr_iova2 failed with error Invalid argument\n"
+		    "[rank9]: RuntimeError: NCCL Error 2: unhandled system error (run with "
+		    "NCCL_DEBUG=INFO for details)\n%s", second[pass]);
+		TU_WRITE(t.dir, "combined.log", buf);
+		an = analyse_dir(&t);
+		assert_int_equal(an->verdict, VERDICT_FAILURE);
+		assert_non_null(an->initiating);
+		assert_int_equal(an->initiating->rank, -1);
+		if (pass == 0) {
+			assert_int_equal(an->nsuspects, 1);
+			assert_int_equal(an->suspects[0].rank, 9);
+			assert_non_null(strstr(an->suspects[0].reason, "the one rank with trouble"));
+		} else
+			assert_int_equal(an->nsuspects, 0);
+		done(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -1478,6 +1514,7 @@ main(void)
 		cmocka_unit_test(test_failed_worker_owns_unranked_error),
 		cmocka_unit_test(test_bootstrap_duplicate_rank),
 		cmocka_unit_test(test_group_fact_never_printed),
+		cmocka_unit_test(test_lone_troubled_rank_suspect),
 		cmocka_unit_test(test_agent_pid_maps_to_rank),
 		cmocka_unit_test(test_agent_local_rank_many_nodes_stays_unranked),
 		cmocka_unit_test(test_record_names_its_rank_later),
