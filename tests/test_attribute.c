@@ -8,6 +8,7 @@
 
 #include "testutil.h"
 #include "testrules.h"
+#include "testcond.h"
 
 #include "incident.h"
 #include "rulebook.h"
@@ -1410,17 +1411,6 @@ test_bootstrap_duplicate_rank(void **state)
  * a group_by fact no line carries puts the timeouts in one group, and the
  * rank in another collective is the odd one out; where the lines do say
  * the SeqNum, different ones are no group. */
-static const struct condresult *
-cond_of(const struct analysis *an, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < an->nconds; i++)
-		if (strcmp(an->conds[i].cond->id, id) == 0)
-			return &an->conds[i];
-	return NULL;
-}
-
 static void
 test_group_fact_never_printed(void **state)
 {
@@ -1450,7 +1440,7 @@ test_group_fact_never_printed(void **state)
 		TU_WRITE(t.dir, "combined.log", buf);
 		an = analyse_dir(&t);
 		assert_int_equal(an->verdict, VERDICT_HANG);
-		c = cond_of(an, "timeout-op-differs");
+		c = tu_cond(an, "timeout-op-differs");
 		assert_non_null(c);
 		if (pass == 0) {
 			assert_true(c->met);

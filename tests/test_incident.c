@@ -6,6 +6,7 @@
 
 #include "testutil.h"
 #include "testrules.h"
+#include "testcond.h"
 
 #include "run.h"
 
@@ -80,19 +81,6 @@ analyse(struct run **rp, const char *dir)
 	assert_non_null(*rp);
 	run_scan(*rp, 1);
 	return incident_analyse((*rp)->incident);
-}
-
-/* The analysis's result of condition id (there is one). */
-static const struct condresult *
-cond_of(const struct analysis *an, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < an->nconds; i++)
-		if (strcmp(an->conds[i].cond->id, id) == 0)
-			return &an->conds[i];
-	fail_msg("no condition %s", id);
-	return NULL;
 }
 
 static void
@@ -331,7 +319,7 @@ test_differs_over_many_ranks(void **state)
 		tu_say(dir, k, 31, 0, t);
 	}
 	an = analyse(&r, dir);
-	c = cond_of(an, "numel");
+	c = tu_cond(an, "numel");
 	assert_true(c->met);
 	assert_int_equal(c->nblamed, 1);
 	assert_int_equal(c->blamed[0], 137);
@@ -370,7 +358,7 @@ test_differs_both_ways(void **state)
 			}
 		}
 		an = analyse(&r, dir[w]);
-		c = cond_of(an, "numel");
+		c = tu_cond(an, "numel");
 		assert_true(c->met);
 		assert_int_equal(c->nblamed, 1);
 		assert_int_equal(c->blamed[0], 7);
@@ -398,7 +386,7 @@ test_outlier_median(void **state)
 		tu_say(dir, k, 0, 0, t);
 	}
 	an = analyse(&r, dir);
-	c = cond_of(an, "straggler");
+	c = tu_cond(an, "straggler");
 	assert_true(c->met);
 	assert_int_equal(c->nblamed, 1);
 	assert_int_equal(c->blamed[0], 101);
