@@ -371,32 +371,37 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len,
 		w->len = 0;
 }
 
-/* What the line before matched (srcread.prevflags). */
-#define PREV_FOUND	1
-#define PREV_TROUBLE	2
+/* The line before (srcread.prev): its length, and what it matched. */
+#define PREV_LEN	0x1fff
+#define PREV_FOUND	0x4000
+#define PREV_TROUBLE	0x8000
+_Static_assert(WRAP_MAX <= PREV_LEN, "srcread.prev holds a joinable line's length");
 
 /* The line before the one at offset, prevlen bytes: in the reader's
  * buffer right before text when it is there, else read again from its
- * file into copy, so that where a read ended makes no difference. NULL
- * when it cannot be had (a stream without a spool, a file cut since). */
+ * file into *copy (allocated; the caller frees it), so that where a read
+ * ended makes no difference. NULL when it cannot be had (a stream
+ * without a spool, a file cut since). */
 static const char *
 line_before(const struct scanner *sc, const struct source *src, const char *text,
-    uint64_t offset, size_t prevlen, char *copy)
+    uint64_t offset, size_t prevlen, char **copy)
 {
 	char path[PATH_MAX];
 	const char *p;
 	ssize_t r;
 	int fd;
 
+	*copy = NULL;
 	if (text >= sc->buf && text < sc->buf + SOURCE_CHUNK &&
 	    (size_t)(text - sc->buf) > prevlen && text[-1] == '\n')
 		return text - prevlen - 1;
 	if (offset < prevlen + 1 || (p = source_reread_path(src, path, sizeof path)) == NULL ||
 	    (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
 		return NULL;
-	r = pread(fd, copy, prevlen + 1, (off_t)(offset - prevlen - 1));
+	*copy = xmalloc(prevlen + 1);
+	r = pread(fd, *copy, prevlen + 1, (off_t)(offset - prevlen - 1));
 	close(fd);
-	return r == (ssize_t)prevlen + 1 && copy[prevlen] == '\n' ? copy : NULL;
+	return r == (ssize_t)prevlen + 1 && (*copy)[prevlen] == '\n' ? *copy : NULL;
 }
 
 /* A bare line whose prefilter found more than matched, and that is no
@@ -408,14 +413,15 @@ static int
 join_before(struct scanner *sc, struct source *src, const char *text, size_t len,
     uint64_t offset, unsigned long lineno, size_t prevlen, int trouble_only)
 {
-	char copy[WRAP_MAX + 1];
-	const char *prev = line_before(sc, src, text, offset, prevlen, copy);
+	char *copy;
+	const char *prev = line_before(sc, src, text, offset, prevlen, &copy);
 
-	if (prev == NULL)
-		return 0;
-	wrap_keep(wrap_of(src), prev, prevlen, "", 0, lineno - 1, offset - prevlen - 1, 0);
-	try_unwrap(sc, src, text, len, trouble_only);
-	return src->rd->wrap->len > 0;
+	if (prev != NULL) {
+		wrap_keep(wrap_of(src), prev, prevlen, "", 0, lineno - 1, offset - prevlen - 1, 0);
+		try_unwrap(sc, src, text, len, trouble_only);
+	}
+	free(copy);
+	return prev != NULL && src->rd->wrap->len > 0;
 }
 
 /* --- lines -------------------------------------------------------------- */
@@ -462,15 +468,15 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 {
 	struct line ln;
 	struct feedctx fc = { sc, &ln, src, NULL, 0, 0, 0 };
-	int found, joined = 0, before = src->rd->prevflags;
-	size_t cand, prevlen = src->rd->prevlen;
+	int found, joined = 0;
+	unsigned before = src->rd->prev;
+	size_t cand;
 
 	line_parse(&src->rd->ls, text, len, &ln);
 	ln.lineno = lineno;
 	ln.offset = offset;
 	fc.inplace = inplace && ln.raw == text;
-	src->rd->prevlen = inplace && len <= WRAP_MAX ? (uint16_t)len : 0;
-	src->rd->prevflags = 0;
+	src->rd->prev = 0;	/* (a blank line joins nothing) */
 	fc.host = line_host(src, &ln);
 	line_rec(sc->b, &ln, fc.host);
 	if (src->rd->cuts != NULL)
@@ -493,14 +499,16 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 		joined = src->rd->wrap->len > 0;
 	} else if (src->rd->wrap != NULL)
 		src->rd->wrap->len = 0;
-	if (!joined && fc.trouble == 0 && cand > (size_t)found && prevlen > 0 &&
-	    !(before & PREV_TROUBLE) && is_bare(&ln, text))
-		joined = join_before(sc, src, text, len, offset, lineno, prevlen,
-		    found > 0 || (before & PREV_FOUND));
-	if (!joined && fc.trouble == 0 && cand > (size_t)found)
-		wrap_keep(wrap_of(src), text, len, "", 0, lineno, offset, 0);
-	src->rd->prevflags = (uint8_t)((found > 0 ? PREV_FOUND : 0) |
-	    (fc.trouble > 0 ? PREV_TROUBLE : 0));
+	if (fc.trouble == 0 && cand > (size_t)found && !joined) {
+		if ((before & PREV_LEN) != 0 && !(before & PREV_TROUBLE) && is_bare(&ln, text))
+			joined = join_before(sc, src, text, len, offset, lineno,
+			    before & PREV_LEN, found > 0 || (before & PREV_FOUND));
+		if (!joined)
+			wrap_keep(wrap_of(src), text, len, "", 0, lineno, offset, 0);
+	}
+	if (inplace && len <= WRAP_MAX)
+		src->rd->prev = (uint16_t)(len | (found > 0 ? PREV_FOUND : 0) |
+		    (fc.trouble > 0 ? PREV_TROUBLE : 0));
 }
 
 static void	doc_keep(struct scanner *, struct source *, const char *, size_t);

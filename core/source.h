@@ -86,8 +86,7 @@ struct srcread {
 	uint8_t		 doc_noted;	/* ... said to be incomplete */
 	/* the line before (core/scan.c): its length, 0 for none (or over
 	 * WRAP_MAX), and what it matched (PREV_*) */
-	uint16_t	 prevlen;
-	uint8_t		 prevflags;
+	uint16_t	 prev;
 };
 
 /* A stream's: its pipe (0 for standard input; -1 once closed), the
