@@ -76,6 +76,11 @@ void	attribute_init(struct incident *in);
  * and does not keep: its world size, ranks per node and GPU bus facts,
  * folded into in->engine (called from incident_add_event). */
 void	attribute_summarise(struct incident *in, const struct event *ev);
+/* An event of a context line with no rank whose process (NCCL's
+ * host:pid) names its own rank in a communicator ("comm 0x.. rank 3
+ * nranks 16 ... Init COMPLETE": facts comm_rank and nranks): noted in
+ * in->engine for attribute_events (called from incident_add_event). */
+void	attribute_note_process(struct incident *in, const struct event *ev);
 
 /* conditions.c: evaluate every rulebook condition into an->conds. */
 void	conditions_evaluate(struct incident *in, struct analysis *an);

@@ -519,6 +519,60 @@ establish_world(const struct incident *in, struct analysis *an)
 	}
 }
 
+/* NCCL prints its process's rank in a communicator ("host:pid:tid [dev]
+ * NCCL INFO comm 0x... rank 3 nranks 16 ... - Init COMPLETE"): in the
+ * communicator of the whole world, the global rank (PyTorch's default
+ * group). A line with no rank of its own from that host and pid (NCCL's
+ * WARN on an unprefixed log) is that rank's; a pid two ranks claim
+ * (hosts unknown) gives none. */
+static int
+comm_pid_cmp(const void *a, const void *b)
+{
+	const struct engine_comm *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static void
+attribute_by_process(struct incident *in, const struct analysis *an)
+{
+	struct engine_sum *e = &in->engine;
+	size_t i, j;
+
+	if (an->world <= 0 || e->ncomms == 0)
+		return;
+	/* by pid (the pass may run again: sorted, it stays so) */
+	qsort(e->comms, e->ncomms, sizeof *e->comms, comm_pid_cmp);
+	for (i = 0; i < in->nevents; i++) {
+		struct event *ev = in->events[i];
+		size_t lo = 0, hi = e->ncomms;
+		int found = -1, many = 0;
+
+		if (ev->rank >= 0 || ev->pid < 0)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (e->comms[mid].pid < ev->pid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (j = lo; j < e->ncomms && e->comms[j].pid == ev->pid && !many; j++) {
+			const struct engine_comm *c = &e->comms[j];
+
+			if (c->nranks != an->world ||
+			    (c->host != NULL && ev->host != NULL && strcmp(c->host, ev->host) != 0))
+				continue;
+			if (found >= 0 && found != c->rank)
+				many = 1;
+			found = c->rank;
+		}
+		if (found >= 0 && !many)
+			set_event_rank(in, ev, found, VIA_PROCESS, 0);
+	}
+}
+
 void
 attribute_events(struct incident *in, struct analysis *an)
 {
@@ -559,6 +613,7 @@ attribute_events(struct incident *in, struct analysis *an)
 				(void)incident_rank_slot(in, (int)r);
 	}
 	establish_world(in, an);
+	attribute_by_process(in, an);
 }
 
 /* --- what the incident did not keep --------------------------------------- */
@@ -573,6 +628,29 @@ attribute_init(struct incident *in)
 	ids[ENGINE_NPROC_PER_NODE] = rulebook_find_fact(in->rb, "nproc_per_node");
 	ids[ENGINE_LOCAL_WORLD_SIZE] = rulebook_find_fact(in->rb, "local_world_size");
 	ids[ENGINE_BUS_ID] = rulebook_find_fact(in->rb, "bus_id");
+	ids[ENGINE_COMM_RANK] = rulebook_find_fact(in->rb, "comm_rank");
+}
+
+void
+attribute_note_process(struct incident *in, const struct event *ev)
+{
+	struct engine_sum *e = &in->engine;
+	long n, r;
+
+	/* (a context line's comm_rank is its own: an init line; an error
+	 * line's names another, "rank 5 has already checked in") */
+	if (ev->line_rank >= 0 || ev->pid < 0 || e->ids[ENGINE_COMM_RANK] < 0 ||
+	    ev->sig->role != ROLE_CONTEXT ||
+	    !fact_long(ev, e->ids[ENGINE_NRANKS], &n) ||
+	    !fact_long(ev, e->ids[ENGINE_COMM_RANK], &r) || r < 0 || r >= n ||
+	    r >= INCIDENT_MAX_RANK)
+		return;
+	/* a process's lines about its communicators: a few a process */
+	XGROW(e->comms, e->capcomms, e->ncomms + 1);
+	e->comms[e->ncomms].host = ev->host;
+	e->comms[e->ncomms].pid = ev->pid;
+	e->comms[e->ncomms].rank = (int32_t)r;
+	e->comms[e->ncomms++].nranks = n;
 }
 
 void

@@ -170,7 +170,9 @@ diagnose_entries(struct incident *in, struct analysis *an)
 				strong = 1;
 			if (s->role == ROLE_INITIATING && an->initiating != NULL)
 				own_failure = 1;
-			if (s->role != ROLE_CONTEXT && s->role != ROLE_PROGRESS)
+			/* (a line of no weight, a launcher's word that a
+			 * worker failed, makes no diagnosis) */
+			if (s->role != ROLE_CONTEXT && s->role != ROLE_PROGRESS && s->weight > 0)
 				any = 1;
 		}
 		for (j = 0; j < e->nconds; j++) {

@@ -30,6 +30,7 @@ enum attr_via {
 	VIA_RECORD,	/* a later line of the same record names the rank */
 	VIA_GPU,	/* the GPU bus id a kernel line names */
 	VIA_EXIT,	/* the one worker its launcher reports failed */
+	VIA_PROCESS,	/* its process's NCCL init line names its rank */
 };
 
 struct fact {

@@ -191,6 +191,7 @@ incident_free(struct incident *in)
 	free(in->summarised);
 	free(in->sumfirst);
 	free(in->engine.gpus);
+	free(in->engine.comms);
 	factrows_release(&in->rows);
 	rankstate_release(&in->unattributed);
 	for (i = 0; i < in->nevents; i++)
@@ -595,6 +596,8 @@ incident_add_event(struct incident *in, struct event *ev)
 		ev->rank = -1;
 	ev->line_rank = ev->rank;
 	ev->line_rank_from = ev->rank_from;
+	if (ev->rank < 0 && ev->pid >= 0)
+		attribute_note_process(in, ev);
 	numstats_add(in, rs, ev);	/* (before the slot is taken: it may move it) */
 	sl = sigslot_of(in, rs, (uint32_t)ev->sig->index);
 	if (ev->sig->role == ROLE_PROGRESS && in->step_fact >= 0 &&

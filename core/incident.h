@@ -31,11 +31,11 @@
  * others it also reads of the events the incident only summarises, from
  * struct engine_sum (attribute_summarise). */
 #define INCIDENT_ENGINE_FACTS	{ "bus_id", "pci", "nproc_per_node", "local_world_size", \
-				  "world_size", "nranks" }
+				  "world_size", "nranks", "comm_rank" }
 #define INCIDENT_KEPT_FACT	"pci"
 /* ... the others, in struct engine_sum's ids */
 enum { ENGINE_WORLD_SIZE, ENGINE_NRANKS, ENGINE_NPROC_PER_NODE, ENGINE_LOCAL_WORLD_SIZE,
-       ENGINE_BUS_ID, ENGINE__COUNT };
+       ENGINE_BUS_ID, ENGINE_COMM_RANK, ENGINE__COUNT };
 
 enum verdict {
 	VERDICT_HEALTHY,
@@ -207,6 +207,15 @@ struct incident {
 			uint32_t  bus;		/* the PCI bus of its bus_id */
 		}		 *gpus;		/* each rank's GPU buses, as seen */
 		size_t		  ngpus, capgpus;
+		struct engine_comm {
+			const char *host;	/* shared, NULL when unknown */
+			int32_t	  pid;
+			int32_t	  rank;		/* its rank in the communicator */
+			long	  nranks;	/* ... of that many */
+		}		 *comms;	/* NCCL's own lines that name the
+						 * rank of the process printing
+						 * them, on lines with no rank */
+		size_t		  ncomms, capcomms;
 	}			  engine;
 	int			  rank_sorted;
 	int			  top;		/* highest rank + 1 */

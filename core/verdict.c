@@ -295,6 +295,10 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		buf_adds(reason, init->assumed ? "; the rank comes from another line of the same "
 		    "record, a launcher's local rank taken as global because the logs show one node" :
 		    "; the rank comes from another line of the same record");
+	} else if (init->rank >= 0 && init->via == VIA_PROCESS) {
+		cap(an, "medium");
+		buf_adds(reason, "; the rank is the one its process's NCCL init line names, its rank "
+		    "in the communicator of the whole world");
 	} else if (init->rank >= 0 && init->via == VIA_GPU)
 		buf_adds(reason, "; the rank is the one whose GPU the kernel line names");
 	else if (init->rank_from == RANK_GROUP) {
@@ -341,9 +345,13 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 		const struct event *fc = p->first_told != NULL ? p->first_told : p->first_coll;
 
 		buf_adds(&reason, an->verdict == VERDICT_HANG ? "no rank reported an error of its own" :
-		    "ranks failed of fallout only (a peer gone, the network), none of a cause of "
-		    "its own: the cause is on a rank or host these logs do not show, or in the network");
+		    "ranks failed of fallout only (a peer gone, the network, a launcher's word that "
+		    "a worker failed), none of a cause of its own: the cause is on a rank or host "
+		    "these logs do not show, or in the network");
 		if (fc != NULL) {
+			/* a line of no weight is no entry's evidence: its own words */
+			const char *what = fc->sig->weight > 0 || fc->sig->message == NULL ?
+			    fc->sig->entry->title : fc->sig->message;
 			size_t nr = 0;
 
 			for (i = 0; i < in->rank_n; i++)
@@ -351,10 +359,9 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 					nr++;
 			if (nr > 0)
 				buf_printf(&reason, "; %zu rank%s reported %s", nr,
-				    nr == 1 ? "" : "s", fc->sig->entry->title);
+				    nr == 1 ? "" : "s", what);
 			else
-				buf_printf(&reason, "; lines that name no rank report %s",
-				    fc->sig->entry->title);
+				buf_printf(&reason, "; lines that name no rank report %s", what);
 			if (fc->ts.flags & STAMP_TIME) {
 				stamp_format(&fc->ts, 0, when, sizeof when);
 				buf_printf(&reason, " from %s", when);

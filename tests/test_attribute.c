@@ -1491,6 +1491,66 @@ test_lone_troubled_rank_suspect(void **state)
 	}
 }
 
+/* The end of torchrun's own traceback: a worker failed, though its error
+ * is not in the paste. A failure (of fallout only), never healthy. */
+static void
+test_launcher_child_failed_is_failure(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    " 41%|####      | 205/500 [10:02<14:26,  2.94s/it]\n"
+	    "  File \"/usr/lib/python3/site-packages/torch/distributed/launcher/api.py\", line 263, "
+	    "in launch_agent\n"
+	    "    raise ChildFailedError(\n"
+	    "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_null(an->initiating);
+	assert_non_null(strstr(an->reason, "a launcher's word that a worker failed"));
+	done(&t);
+}
+
+/* NCCL's unprefixed WARN takes the rank its process's own init line
+ * names, in the communicator of the whole world; in a smaller one only
+ * (a sub-group's rank), none. */
+static void
+test_process_init_line_names_rank(void **state)
+{
+	static const char *const size[2] = { "4", "2" };
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		struct tcase t = { tu_tmpdir(), NULL };
+		const struct analysis *an;
+		char buf[1024];
+
+		snprintf(buf, sizeof buf,
+		    "node-5:7001:7090 [1] NCCL INFO comm 0x55aa01 rank 1 nranks %s cudaDev 1 "
+		    "busId 3d000 - Init COMPLETE\n"
+		    "node-5:7000:7091 [0] NCCL INFO comm 0x55aa02 rank 0 nranks 4 cudaDev 0 "
+		    "busId 1d000 - Init COMPLETE\n"
+		    "node-5:7001:7120 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion "
+		    "from peer 10.1.0.12<40121> with error 12, opcode 0, len 0, vendor err 129\n",
+		    size[pass]);
+		TU_WRITE(t.dir, "combined.log", buf);
+		an = analyse_dir(&t);
+		assert_int_equal(an->verdict, VERDICT_FAILURE);
+		assert_non_null(an->initiating);
+		if (pass == 0) {
+			assert_int_equal(an->initiating->rank, 1);
+			assert_int_equal(an->initiating->via, VIA_PROCESS);
+			assert_string_equal(an->confidence, "medium");
+			assert_non_null(strstr(an->reason, "its process's NCCL init line"));
+		} else
+			assert_int_equal(an->initiating->rank, -1);
+		done(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -1505,6 +1565,8 @@ main(void)
 		cmocka_unit_test(test_bootstrap_duplicate_rank),
 		cmocka_unit_test(test_group_fact_never_printed),
 		cmocka_unit_test(test_lone_troubled_rank_suspect),
+		cmocka_unit_test(test_launcher_child_failed_is_failure),
+		cmocka_unit_test(test_process_init_line_names_rank),
 		cmocka_unit_test(test_agent_pid_maps_to_rank),
 		cmocka_unit_test(test_agent_local_rank_many_nodes_stays_unranked),
 		cmocka_unit_test(test_record_names_its_rank_later),
