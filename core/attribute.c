@@ -519,12 +519,6 @@ establish_world(const struct incident *in, struct analysis *an)
 	}
 }
 
-/* NCCL prints its process's rank in a communicator ("host:pid:tid [dev]
- * NCCL INFO comm 0x... rank 3 nranks 16 ... - Init COMPLETE"): in the
- * communicator of the whole world, the global rank (PyTorch's default
- * group). A line with no rank of its own from that host and pid (NCCL's
- * WARN on an unprefixed log) is that rank's; a pid two ranks claim
- * (hosts unknown) gives none. */
 static int
 comm_pid_cmp(const void *a, const void *b)
 {
@@ -533,6 +527,12 @@ comm_pid_cmp(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
+/* NCCL prints its process's rank in a communicator ("host:pid:tid [dev]
+ * NCCL INFO comm 0x... rank 3 nranks 16 ... - Init COMPLETE"): in the
+ * communicator of the whole world, the global rank (PyTorch's default
+ * group). A line with no rank of its own from that host and pid (NCCL's
+ * WARN on an unprefixed log) is that rank's; a pid two ranks claim
+ * (hosts unknown) gives none. */
 static void
 attribute_by_process(struct incident *in, const struct analysis *an)
 {
