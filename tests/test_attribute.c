@@ -770,25 +770,33 @@ test_launcher_time_ties_untimed_error(void **state)
 	done(&t);
 }
 
+/* log alone is a failure of fallout only, with no initiating event, and
+ * a reason that says why. */
+static void
+expect_fallout_only(const char *log, const char *why)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	TU_WRITE(t.dir, "combined.log", log);
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_null(an->initiating);
+	assert_non_null(strstr(an->reason, why));
+	done(&t);
+}
+
 /* An NCCL system error raised on a rank is fallout of a peer that went
  * away: never "healthy"; with no rank waiting, a failure of fallout
  * only, whose cause is not in the log. */
 static void
 test_nccl_system_error_is_fallout(void **state)
 {
-	struct tcase t = { tu_tmpdir(), NULL };
-	const struct analysis *an;
-
 	(void)state;
-	TU_WRITE(t.dir, "combined.log",
+	expect_fallout_only(
 	    "[rank1]: torch.distributed.DistBackendError: NCCL error in: /opt/torch/csrc/"
 	    "distributed/c10d/ProcessGroupNCCL.cpp:3100, unhandled system error (run with "
-	    "NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n");
-	an = analyse_dir(&t);
-	assert_int_equal(an->verdict, VERDICT_FAILURE);
-	assert_null(an->initiating);
-	assert_non_null(strstr(an->reason, "fallout only"));
-	done(&t);
+	    "NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n", "fallout only");
 }
 
 /* NCCL's init lines are counted, not kept, past the earliest (one per
@@ -1496,21 +1504,14 @@ test_lone_troubled_rank_suspect(void **state)
 static void
 test_launcher_child_failed_is_failure(void **state)
 {
-	struct tcase t = { tu_tmpdir(), NULL };
-	const struct analysis *an;
-
 	(void)state;
-	TU_WRITE(t.dir, "combined.log",
+	expect_fallout_only(
 	    " 41%|####      | 205/500 [10:02<14:26,  2.94s/it]\n"
 	    "  File \"/usr/lib/python3/site-packages/torch/distributed/launcher/api.py\", line 263, "
 	    "in launch_agent\n"
 	    "    raise ChildFailedError(\n"
-	    "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n");
-	an = analyse_dir(&t);
-	assert_int_equal(an->verdict, VERDICT_FAILURE);
-	assert_null(an->initiating);
-	assert_non_null(strstr(an->reason, "a launcher's word that a worker failed"));
-	done(&t);
+	    "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n",
+	    "a launcher's word that a worker failed");
 }
 
 /* NCCL's unprefixed WARN takes the rank its process's own init line
