@@ -519,58 +519,36 @@ establish_world(const struct incident *in, struct analysis *an)
 	}
 }
 
-static int
-comm_pid_cmp(const void *a, const void *b)
-{
-	const struct engine_comm *x = a, *y = b;
-
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
 /* NCCL prints its process's rank in a communicator ("host:pid:tid [dev]
  * NCCL INFO comm 0x... rank 3 nranks 16 ... - Init COMPLETE"): in the
  * communicator of the whole world, the global rank (PyTorch's default
  * group). A line with no rank of its own from that host and pid (NCCL's
  * WARN on an unprefixed log) is that rank's; a pid two ranks claim
- * (hosts unknown) gives none. */
+ * (hosts unknown) gives none, as pid_rank says. */
 static void
 attribute_by_process(struct incident *in, const struct analysis *an)
 {
-	struct engine_sum *e = &in->engine;
-	size_t i, j;
+	const struct engine_sum *e = &in->engine;
+	struct pidrank *v;
+	size_t i, n = 0;
 
 	if (an->world <= 0 || e->ncomms == 0)
 		return;
-	/* by pid (the pass may run again: sorted, it stays so) */
-	qsort(e->comms, e->ncomms, sizeof *e->comms, comm_pid_cmp);
+	v = xmalloc(sizeof *v * e->ncomms);
+	for (i = 0; i < e->ncomms; i++)
+		if (e->comms[i].nranks == an->world) {
+			v[n].pid = e->comms[i].pid;
+			v[n].rank = e->comms[i].rank;
+			v[n++].host = e->comms[i].host;
+		}
+	qsort(v, n, sizeof *v, pidrank_cmp);
 	for (i = 0; i < in->nevents; i++) {
 		struct event *ev = in->events[i];
-		size_t lo = 0, hi = e->ncomms;
-		int found = -1, many = 0;
 
-		if (ev->rank >= 0 || ev->pid < 0)
-			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (e->comms[mid].pid < ev->pid)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (j = lo; j < e->ncomms && e->comms[j].pid == ev->pid && !many; j++) {
-			const struct engine_comm *c = &e->comms[j];
-
-			if (c->nranks != an->world ||
-			    (c->host != NULL && ev->host != NULL && strcmp(c->host, ev->host) != 0))
-				continue;
-			if (found >= 0 && found != c->rank)
-				many = 1;
-			found = c->rank;
-		}
-		if (found >= 0 && !many)
-			set_event_rank(in, ev, found, VIA_PROCESS, 0);
+		if (ev->rank < 0 && ev->pid >= 0)
+			set_event_rank(in, ev, pid_rank(v, n, ev->pid, ev->host), VIA_PROCESS, 0);
 	}
+	free(v);
 }
 
 void

@@ -29,7 +29,8 @@
  * by these names). It reads pci of each event one by one (the kernel line
  * it gives a rank): a signature that captures it keeps its events. The
  * others it also reads of the events the incident only summarises, from
- * struct engine_sum (attribute_summarise). */
+ * struct engine_sum (attribute_summarise; comm_rank, with nranks, of
+ * unranked lines as they arrive: attribute_note_process). */
 #define INCIDENT_ENGINE_FACTS	{ "bus_id", "pci", "nproc_per_node", "local_world_size", \
 				  "world_size", "nranks", "comm_rank" }
 #define INCIDENT_KEPT_FACT	"pci"
