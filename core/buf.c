@@ -222,6 +222,19 @@ buf_add_md(struct buf *b, const char *p, size_t n)
 	buf_release(&t);
 }
 
+ssize_t
+read_file_at(const char *path, void *dst, size_t n, uint64_t off)
+{
+	ssize_t r;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+		return -1;
+	r = pread(fd, dst, n, (off_t)off);
+	close(fd);
+	return r;
+}
+
 int
 buf_slurp(struct buf *b, const char *path, size_t limit)
 {

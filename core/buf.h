@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 
 struct buf {
 	char	*s;
@@ -65,6 +66,9 @@ void	 buf_add_jstr(struct buf *b, const char *s);
 /* Read the file at path into b (cleared first); at most limit bytes, else
  * -1 with errno EFBIG. -1 with errno on any other failure. */
 int	 buf_slurp(struct buf *b, const char *path, size_t limit);
+/* n bytes of the file at path from offset off into dst (opened and
+ * closed again: no descriptor is kept): how many were read, or -1. */
+ssize_t	 read_file_at(const char *path, void *dst, size_t n, uint64_t off);
 
 /* "213.4 KiB", "1.0 GiB" into out. */
 void	 buf_format_bytes(uint64_t n, char *out, size_t len);

@@ -674,7 +674,6 @@ event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 {
 	char pbuf[PATH_MAX];
 	const char *path;
-	int fd;
 	ssize_t n;
 
 	if (ev->kept == 2)
@@ -682,10 +681,8 @@ event_text(const struct event *ev, char buf[EVENT_TEXT_MAX + 1])
 	if (ev->kept)
 		return kept_text(ev);
 	if ((path = event_where_path(ev->where, pbuf, sizeof pbuf)) == NULL ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+	    (n = read_file_at(path, buf, ev->textlen, ev->offset)) < 0)
 		return NULL;
-	n = pread(fd, buf, ev->textlen, (off_t)ev->offset);
-	close(fd);
 	if (n != (ssize_t)ev->textlen || text_hash(buf, (size_t)n) != ev->texthash)
 		return NULL;
 	buf[n] = '\0';

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "discover.h"
 #include "replay.h"
 #include "source.h"
@@ -227,13 +228,9 @@ replay_step(struct replay *rp, size_t i)
 {
 	const struct rline *l = &rp->v[i];
 	char *text = xmalloc((size_t)l->len + 1);
-	int in, out;
-	ssize_t got = -1;
+	int out;
+	ssize_t got = read_file_at(rp->src[l->file], text, l->len, l->off);
 
-	if ((in = open(rp->src[l->file], O_RDONLY | O_CLOEXEC)) >= 0) {
-		got = pread(in, text, l->len, (off_t)l->off);
-		close(in);
-	}
 	if (got == (ssize_t)l->len &&
 	    (out = open(rp->dst[l->file], O_WRONLY | O_APPEND | O_CLOEXEC)) >= 0) {
 		text[l->len] = '\n';

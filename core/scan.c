@@ -3,11 +3,9 @@
  * hard-wrapped records. */
 #include "config.h"
 
-#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "scan.h"
 #include "xmalloc.h"
@@ -388,20 +386,16 @@ line_before(const struct scanner *sc, const struct source *src, const char *text
 {
 	char path[PATH_MAX];
 	const char *p;
-	ssize_t r;
-	int fd;
 
 	*copy = NULL;
 	if (text >= sc->buf && text < sc->buf + SOURCE_CHUNK &&
 	    (size_t)(text - sc->buf) > prevlen && text[-1] == '\n')
 		return text - prevlen - 1;
-	if (offset < prevlen + 1 || (p = source_reread_path(src, path, sizeof path)) == NULL ||
-	    (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+	if (offset < prevlen + 1 || (p = source_reread_path(src, path, sizeof path)) == NULL)
 		return NULL;
 	*copy = xmalloc(prevlen + 1);
-	r = pread(fd, *copy, prevlen + 1, (off_t)(offset - prevlen - 1));
-	close(fd);
-	return r == (ssize_t)prevlen + 1 && (*copy)[prevlen] == '\n' ? *copy : NULL;
+	return read_file_at(p, *copy, prevlen + 1, offset - prevlen - 1) == (ssize_t)prevlen + 1 &&
+	    (*copy)[prevlen] == '\n' ? *copy : NULL;
 }
 
 /* A bare line whose prefilter found more than matched, and that is no
