@@ -470,7 +470,6 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 	ln.lineno = lineno;
 	ln.offset = offset;
 	fc.inplace = inplace && ln.raw == text;
-	src->rd->prev = 0;	/* (a blank line joins nothing) */
 	fc.host = line_host(src, &ln);
 	line_rec(sc->b, &ln, fc.host);
 	if (src->rd->cuts != NULL)
@@ -478,6 +477,7 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 	if (ln.msglen == 0) {
 		if (src->rd->wrap != NULL)
 			src->rd->wrap->len = 0;
+		src->rd->prev = 0;	/* (a blank line joins nothing) */
 		return;
 	}
 	found = matcher_match(sc->matcher, text, len, ln.msg, ln.msglen, on_match, &fc);
@@ -500,9 +500,8 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 		if (!joined)
 			wrap_keep(wrap_of(src), text, len, "", 0, lineno, offset, 0);
 	}
-	if (inplace && len <= WRAP_MAX)
-		src->rd->prev = (uint16_t)(len | (found > 0 ? PREV_FOUND : 0) |
-		    (fc.trouble > 0 ? PREV_TROUBLE : 0));
+	src->rd->prev = inplace && len <= WRAP_MAX ? (uint16_t)(len |
+	    (found > 0 ? PREV_FOUND : 0) | (fc.trouble > 0 ? PREV_TROUBLE : 0)) : 0;
 }
 
 static void	doc_keep(struct scanner *, struct source *, const char *, size_t);
