@@ -61,6 +61,10 @@ struct matcher {
 	unsigned char		*cand;		/* per signature: 1 = run */
 	size_t			*candlist;
 	size_t			 ncand;
+	uint32_t		*failed;	/* the last line's candidates that did not match */
+	size_t			 nfailed;
+	pcre2_code		**partial;	/* per signature: its copy JIT-compiled for
+						 * partial matches, made when first asked */
 	pcre2_match_data	*md;
 	pcre2_match_context	*mctx;
 	pcre2_jit_stack		*jstack;
@@ -470,6 +474,8 @@ scratch_new(struct matcher *m)
 	m->reqseen = xmalloc(m->nreq + 1);
 	m->cand = xcalloc(m->rb->nsigs + 1, 1);
 	m->candlist = xcalloc(m->rb->nsigs + 1, sizeof *m->candlist);
+	m->failed = xcalloc(m->rb->nsigs + 1, sizeof *m->failed);
+	m->partial = xcalloc(m->rb->nsigs + 1, sizeof *m->partial);
 	m->md = pcre2_match_data_create(m->maxgroups + 1, NULL);
 	m->mctx = pcre2_match_context_create(NULL);
 	pcre2_set_match_limit(m->mctx, 200000);
@@ -702,6 +708,10 @@ matcher_free(struct matcher *m)
 	}
 	free(m->cand);
 	free(m->candlist);
+	free(m->failed);
+	for (i = 0; i < m->rb->nsigs; i++)
+		pcre2_code_free(m->partial[i]);
+	free(m->partial);
 	pcre2_match_data_free(m->md);
 	pcre2_match_context_free(m->mctx);
 	if (m->jstack != NULL)
@@ -984,6 +994,7 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 
 	m->ncand = 0;
 	m->had_cand = 0;
+	m->nfailed = 0;
 	if (m->blk != NULL && line >= m->blk && linelen <= m->blklen &&
 	    (size_t)(line - m->blk) <= m->blklen - linelen &&
 	    (size_t)(line - m->blk) >= m->blkpos) {
@@ -1029,8 +1040,13 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 		m->candlist[k] = x;
 	}
 	for (j = 0; j < m->ncand; j++) {
-		found += (size_t)run_one(m, m->candlist[j], msg, msglen, fn, arg);
-		m->cand[m->candlist[j]] = 0;
+		size_t si = m->candlist[j];
+
+		if (run_one(m, si, msg, msglen, fn, arg))
+			found++;
+		else if (m->cand[si])	/* (a prefilter's candidate, not one run always) */
+			m->failed[m->nfailed++] = (uint32_t)si;
+		m->cand[si] = 0;
 	}
 	m->ncand = 0;
 	return (int)found;
@@ -1046,4 +1062,40 @@ size_t
 matcher_had_candidates(const struct matcher *m)
 {
 	return m->had_cand;
+}
+
+size_t
+matcher_failed(const struct matcher *m, const uint32_t **sigs)
+{
+	*sigs = m->failed;
+	return m->nfailed;
+}
+
+int
+matcher_may_continue(struct matcher *m, const uint32_t *sigs, size_t n, const char *msg,
+    size_t msglen)
+{
+	size_t j;
+	int rc;
+
+	for (j = 0; j < n; j++) {
+		const pcre2_code *re = m->partial[sigs[j]];
+
+		/* the rulebook's code is compiled for whole matches, and shared
+		 * by every thread: this matcher's copy, compiled once for
+		 * partial ones (else PCRE2 would interpret each, 4 times the
+		 * instructions) */
+		if (re == NULL) {
+			m->partial[sigs[j]] = pcre2_code_copy(m->rb->sigs[sigs[j]]->re);
+			if (m->partial[sigs[j]] != NULL)
+				(void)pcre2_jit_compile(m->partial[sigs[j]], PCRE2_JIT_PARTIAL_HARD);
+			re = m->partial[sigs[j]] != NULL ? m->partial[sigs[j]] :
+			    m->rb->sigs[sigs[j]]->re;
+		}
+		rc = pcre2_match(re, (PCRE2_SPTR)msg, msglen, 0, PCRE2_PARTIAL_HARD, m->md,
+		    m->mctx);
+		if (rc == PCRE2_ERROR_PARTIAL || rc >= 0)
+			return 1;
+	}
+	return 0;
 }

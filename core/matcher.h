@@ -56,6 +56,14 @@ const struct signature *matcher_take_error(struct matcher *m, int *code);
  * to their regex (a line with candidates and no match may be the first
  * half of a hard-wrapped record). */
 size_t		 matcher_had_candidates(const struct matcher *m);
+/* The last matcher_match call's candidates that did not match (their
+ * signature indices, in rulebook order), valid until the next call. */
+size_t		 matcher_failed(const struct matcher *m, const uint32_t **sigs);
+/* Could more text after msg make one of signatures sigs[0..n) match (a
+ * PCRE2 partial match at its end)? A line that none of its candidates
+ * could go on from is the first half of no hard-wrapped record. */
+int		 matcher_may_continue(struct matcher *m, const uint32_t *sigs, size_t n,
+		     const char *msg, size_t msglen);
 
 /* Literal fragments the prefilter uses for a pattern: 0 when the pattern
  * has none of at least 4 bytes (it then runs on every line). Each out[i]

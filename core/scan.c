@@ -272,6 +272,12 @@ struct wrap {
 	unsigned long	 lineno;
 	uint64_t	 offset;
 	int		 joins;
+	/* the candidates it let through that did not match, asked whether
+	 * they could go on before the next line is joined to it: -1, none
+	 * to ask (a line before, taken for the next line's words) */
+	int		 nask;
+	uint32_t	 ask[SCAN_ASK];
+	size_t		 msgoff;	/* where the message they ran on begins */
 };
 
 static struct wrap *
@@ -328,6 +334,19 @@ wrap_keep(struct wrap *w, const char *a, size_t alen, const char *b, size_t blen
 	w->lineno = lineno;
 	w->offset = offset;
 	w->joins = joins;
+	w->nask = -1;
+}
+
+/* What the kept half w will ask: the last match's candidates that did not
+ * match, on its message at text + msgoff (too many: nothing asked). */
+static void
+wrap_ask(struct wrap *w, const uint32_t *v, size_t n, size_t msgoff)
+{
+	if (w->len == 0 || n > SCAN_ASK || msgoff > w->len)
+		return;
+	memcpy(w->ask, v, n * sizeof *v);
+	w->nask = (int)n;
+	w->msgoff = msgoff;
 }
 
 static int
@@ -350,8 +369,15 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len,
 	struct line jl;
 	/* joined: not in the file as read */
 	struct feedctx fc = { sc, &jl, src, NULL, 0, 0, trouble_only };
+	const uint32_t *failed;
 	int found, code;
 
+	/* no signature the kept half let through could go on: no join */
+	if (w->nask >= 0 && !matcher_may_continue(sc->matcher, w->ask, (size_t)w->nask,
+	    w->text + w->msgoff, w->len - w->msgoff)) {
+		w->len = 0;
+		return;
+	}
 	wrap_keep(w, w->text, w->len, text, len, w->lineno, w->offset, w->joins + 1);
 	if (w->len == 0)
 		return;
@@ -367,6 +393,9 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len,
 	(void)matcher_take_error(sc->matcher, &code);	/* a joined line's: not said */
 	if (found > 0 || w->joins >= WRAP_JOINS || matcher_had_candidates(sc->matcher) == 0)
 		w->len = 0;
+	else if (jl.msg >= w->text && jl.msg <= w->text + w->len)
+		wrap_ask(w, failed, matcher_failed(sc->matcher, &failed),
+		    (size_t)(jl.msg - w->text));
 }
 
 /* The line before (srcread.prev): its length, and what it matched. */
@@ -456,13 +485,49 @@ line_rec(struct batch *b, const struct line *ln, const char *host)
 	r->hostlen = host != NULL ? (uint8_t)ln->hostlen : 0;
 }
 
+/* A line whose prefilter found more than matched may be a first half
+ * (kept, with what it would ask: copied, for a join below matches
+ * again); a bare line that matched no trouble may finish the half kept
+ * ("...ProcessGroupNCCL.cpp:1269, inter" + "nal error, NCCL version
+ * 2.14.3", whose second half is a context line of its own), or the line
+ * before (join_before). */
+static void
+halves(struct scanner *sc, struct source *src, const struct line *ln, const char *text,
+    size_t len, int found, int trouble, int more, unsigned before)
+{
+	const uint32_t *failed;
+	int joined = 0;
+
+	if (trouble == 0 && more) {
+		sc->nask = matcher_failed(sc->matcher, &failed);
+		if (sc->nask <= SCAN_ASK)
+			memcpy(sc->ask, failed, sc->nask * sizeof *sc->ask);
+	}
+	if (src->rd->wrap != NULL && src->rd->wrap->len > 0 && trouble == 0 &&
+	    is_bare(ln, text)) {
+		try_unwrap(sc, src, text, len, found > 0);
+		joined = src->rd->wrap->len > 0;
+	} else if (src->rd->wrap != NULL)
+		src->rd->wrap->len = 0;
+	if (trouble == 0 && more && !joined) {
+		if ((before & PREV_LEN) != 0 && !(before & PREV_TROUBLE) && is_bare(ln, text))
+			joined = join_before(sc, src, text, len, ln->offset, ln->lineno,
+			    before & PREV_LEN, found > 0 || (before & PREV_FOUND));
+		if (!joined) {
+			wrap_keep(wrap_of(src), text, len, "", 0, ln->lineno, ln->offset, 0);
+			if (ln->msg >= text && ln->msg <= text + len)
+				wrap_ask(src->rd->wrap, sc->ask, sc->nask, (size_t)(ln->msg - text));
+		}
+	}
+}
+
 static void
 scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
     uint64_t offset, unsigned long lineno, int inplace)
 {
 	struct line ln;
 	struct feedctx fc = { sc, &ln, src, NULL, 0, 0, 0 };
-	int found, joined = 0;
+	int found;
 	unsigned before = src->rd->prev;
 	size_t cand;
 
@@ -483,23 +548,9 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 	found = matcher_match(sc->matcher, text, len, ln.msg, ln.msglen, on_match, &fc);
 	cand = matcher_had_candidates(sc->matcher);
 	gave_up(sc, lineno);
-	/* A bare line that matched no trouble may finish the line before
-	 * ("...ProcessGroupNCCL.cpp:1269, inter" + "nal error, NCCL version
-	 * 2.14.3", whose second half is a context line of its own); a line
-	 * whose prefilter found more than matched may be a first half. */
-	if (src->rd->wrap != NULL && src->rd->wrap->len > 0 && fc.trouble == 0 &&
-	    is_bare(&ln, text)) {
-		try_unwrap(sc, src, text, len, found > 0);
-		joined = src->rd->wrap->len > 0;
-	} else if (src->rd->wrap != NULL)
-		src->rd->wrap->len = 0;
-	if (fc.trouble == 0 && cand > (size_t)found && !joined) {
-		if ((before & PREV_LEN) != 0 && !(before & PREV_TROUBLE) && is_bare(&ln, text))
-			joined = join_before(sc, src, text, len, offset, lineno,
-			    before & PREV_LEN, found > 0 || (before & PREV_FOUND));
-		if (!joined)
-			wrap_keep(wrap_of(src), text, len, "", 0, lineno, offset, 0);
-	}
+	if ((src->rd->wrap != NULL && src->rd->wrap->len > 0) ||
+	    (fc.trouble == 0 && cand > (size_t)found))
+		halves(sc, src, &ln, text, len, found, fc.trouble, cand > (size_t)found, before);
 	src->rd->prev = inplace && len <= WRAP_MAX ? (uint16_t)(len |
 	    (found > 0 ? PREV_FOUND : 0) | (fc.trouble > 0 ? PREV_TROUBLE : 0)) : 0;
 }

@@ -64,6 +64,9 @@ struct batch {
 
 /* One reader of sources: a matcher of its own (or the run's) and a
  * chunk of scratch. */
+/* At most this many candidates a kept half asks (more: it asks none). */
+#define SCAN_ASK	8
+
 struct scanner {
 	struct matcher	*matcher;
 	char		*buf;		/* SOURCE_CHUNK */
@@ -75,6 +78,10 @@ struct scanner {
 	 * when none has one (NULL: none) */
 	int		(*anchor_before)(void *arg, const struct source *src, int64_t *a);
 	void		*anchor_arg;
+	/* the line's candidates that did not match, which a first half of
+	 * it kept asks (core/scan.c), copied before a join matches again */
+	uint32_t	 ask[SCAN_ASK];
+	size_t		 nask;
 };
 
 /* anchor: the run's year anchor (NULL: none), for a file that has no dated

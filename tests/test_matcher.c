@@ -100,7 +100,8 @@ on(void *arg, const struct signature *sig, const char *subject, const PCRE2_SIZE
 static const char *const words[] = { "CUDA out of memory. Tried to allocate 2 GiB",
     "cuda OUT of memory", "Watchdog caught collective operation timeout",
     "Watchdog caught", "loss = NaN", "LOSS: nan ", "loss nan", "NCCL version 2.18.3",
-    "NCCL version x", "RuntimeError", "Exception", "abbbc12xyz", "ac12xyz", " ", "x",
+    "NCCL version x", "RuntimeError", "Exception", "abbbc12xyz", "frame #3: c10::Error::Error(x)",
+    "Watchdog caught collective operation timeout: WorkNCCL", "ac12xyz", " ", "x",
     "\x1b[31m", "\xff\xfe", "[rank3]:", "[E1218 20:27:21.426415540 a.cpp:1] ",
     "loss:nan", "loss= inf", "loss:INF", "loss=0.1", "Loss: nan" };
 
@@ -317,6 +318,71 @@ test_rarer_set_triggers(void **state)
 	rulebook_free(rb);
 }
 
+/* A line whose candidates failed may be the first half of a hard-wrapped
+ * one: matcher_may_continue says no only when no words after it could
+ * make one of them match from inside it (a PCRE2 partial match). */
+static void
+test_may_continue(void **state)
+{
+	struct rulebook *rb = book(
+	    "id: t\ntitle: T\ncategory: memory\nseverity: low\nsummary: s\n"
+	    "signatures:\n"
+	    "  - {id: x, role: initiating, pattern: '^(?<t>[A-Z]\\w*Error)(?:: (?<m>.*))?$',\n"
+	    "     prefilter: [Error]}\n"
+	    "  - {id: y, role: collateral, pattern: 'Watchdog caught collective operation timeout: (?<w>\\w+)'}\n"
+	    "  - {id: z, role: symptom, pattern: 'loss[:=] ?(?:nan|inf)', prefilter: [loss]}\n");
+	struct matcher *m = matcher_new(rb);
+	pcre2_match_data *md = pcre2_match_data_create(16, NULL);
+	const char *frame = "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96";
+	const char *half = "[E] Watchdog caught collective operation timeout: ";
+	const uint32_t *failed;
+	char a[512], j[512];
+	size_t n, la, lb, i;
+	unsigned seed = 77;
+	int iter, could = 0, couldnot = 0;
+
+	(void)state;
+	/* a C++ stack frame: "Error" lets x through, and no words after it
+	 * make a line that starts with a class name */
+	assert_int_equal(matcher_match(m, frame, strlen(frame), frame, strlen(frame), on,
+	    &(struct count){ { 0 } }), 0);
+	n = matcher_failed(m, &failed);
+	assert_int_equal(n, 1);
+	assert_int_equal(failed[0], 0);
+	assert_false(matcher_may_continue(m, failed, n, frame, strlen(frame)));
+	/* a line cut before the words y captures: it could still match */
+	(void)matcher_match(m, half, strlen(half), half, strlen(half), on, &(struct count){ { 0 } });
+	n = matcher_failed(m, &failed);
+	assert_true(matcher_may_continue(m, failed, n, half, strlen(half)));
+	/* never a no where a continuation makes a match that starts inside
+	 * the first half */
+	for (iter = 0; iter < 20000; iter++) {
+		/* a random line, wrapped at a random place */
+		lb = random_line(&seed, j, sizeof j);
+		la = rnd(&seed) % (lb + 1);
+		lb -= la;
+		memcpy(a, j, la);
+		(void)matcher_match(m, a, la, a, la, on, &(struct count){ { 0 } });
+		n = matcher_failed(m, &failed);
+		for (i = 0; i < n; i++) {
+			const struct signature *s = rb->sigs[failed[i]];
+			int rc = pcre2_match(s->re, (PCRE2_SPTR)j, la + lb, 0, 0, md, NULL);
+
+			if (rc >= 0 && pcre2_get_ovector_pointer(md)[0] < la) {
+				assert_true(matcher_may_continue(m, failed + i, 1, a, la));
+				could++;
+			} else if (!matcher_may_continue(m, failed + i, 1, a, la))
+				couldnot++;
+		}
+	}
+	/* (both cases came up) */
+	assert_true(could > 100);
+	assert_true(couldnot > 100);
+	pcre2_match_data_free(md);
+	matcher_free(m);
+	rulebook_free(rb);
+}
+
 static void
 test_catastrophic_regex_gives_up(void **state)
 {
@@ -353,6 +419,7 @@ main(void)
 		cmocka_unit_test(test_inline_flags_hide_nothing),
 		cmocka_unit_test(test_block_scan_agrees),
 		cmocka_unit_test(test_rarer_set_triggers),
+		cmocka_unit_test(test_may_continue),
 		cmocka_unit_test(test_catastrophic_regex_gives_up),
 	};
 
