@@ -136,19 +136,26 @@ why_same(const struct passes *p, size_t i, size_t j)
 	return a == b;
 }
 
-/* Ranks below the highest the run shows can be scored; a higher number
- * pointed at is not a rank of this run as far as the logs tell. */
+/* Ranks below `below` can be scored. */
 static void
-suspect_add(const struct incident *in, struct passes *p, int rank, double score,
-    const char *why)
+suspect_add_below(struct passes *p, int rank, int below, double score, const char *why)
 {
 	size_t j;
 
-	if (rank < 0 || rank >= in->top)
+	if (rank < 0 || rank >= below)
 		return;
 	j = score_at(p, rank);
 	p->score[j] += score;
 	why_add(p, j, why, 0);
+}
+
+/* Ranks below the highest the run shows can be scored; a higher number
+ * is not a rank of this run as far as the logs tell. */
+static void
+suspect_add(const struct incident *in, struct passes *p, int rank, double score,
+    const char *why)
+{
+	suspect_add_below(p, rank, in->top, score, why);
 }
 
 static const struct incident *sort_in;
@@ -187,11 +194,17 @@ describe_event(struct buf *b, const struct event *ev)
 /* A line that points at other ranks (about: suspect): the peer whose
  * collective differs, the rank that first detected a timeout, the ranks a
  * monitored barrier names ("Ranks 1, 3 failed to pass monitoredBarrier").
- * A rank pointed at counts once, however many lines point at it. */
+ * A rank pointed at counts once, however many lines point at it. The
+ * program that wrote the line knew its run's ranks: one above the highest
+ * the logs show is one of them too (below the world size, when the logs
+ * establish it; at most POINTED_MAX above the highest, when not). */
+#define POINTED_MAX	4096
+
 static void
-points_at(struct incident *in, struct passes *p)
+points_at(struct incident *in, const struct analysis *an, struct passes *p)
 {
 	struct imap seen = IMAP_INIT;	/* ranks pointed at already */
+	int below = an->world > 0 ? an->world : in->top + POINTED_MAX;
 	size_t i, dummy;
 
 	for (i = 0; i < in->nevents; i++) {
@@ -206,7 +219,7 @@ points_at(struct incident *in, struct passes *p)
 		while (incident_next_rank(&v, &r)) {
 			char *w;
 
-			if (r < 0 || r >= in->top || r == ev->rank || imap_get(&seen, (int)r, &dummy))
+			if (r < 0 || r >= below || r == ev->rank || imap_get(&seen, (int)r, &dummy))
 				continue;
 			imap_set(&seen, (int)r, 0);
 			if (ev->rank >= 0)
@@ -215,11 +228,20 @@ points_at(struct incident *in, struct passes *p)
 			else
 				w = xasprintf("a line points at it (%s, %s:%lu)", what, event_file(ev),
 				    (unsigned long)ev->lineno);
-			suspect_add(in, p, (int)r, 3, w);
+			suspect_add_below(p, (int)r, below, 3, w);
 			free(w);
 		}
 	}
 	imap_release(&seen);
+}
+
+/* Trouble that is not a wait or what follows one (the lines of an entry
+ * whose fallout says a rank waited: a timeout, its teardown, its abort). */
+static int
+not_waiting(const struct event *ev)
+{
+	return incident_want_trouble(ev) && !(ev->sig->role == ROLE_COLLATERAL &&
+	    ev->sig->entry->fallout == FALLOUT_WAIT);
 }
 
 /* The latest own times of all ranks, the two latest kept: "the other
@@ -317,7 +339,7 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 		missing_counts = an->world > 0 && (size_t)an->world <= 2 * present;
 	}
 	have_start = collective_start(in, p, &start);
-	points_at(in, p);
+	points_at(in, an, p);
 	for (i = 0; i < in->rank_n; i++) {
 		struct rankstate *rs = in->rank_v[i];
 
@@ -406,13 +428,14 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 			}
 	/* An initiating line with no rank, and one rank alone with trouble
 	 * in these logs (most often the same process's exception for the
-	 * error that line names): the likeliest owner of the line. */
+	 * error that line names): the likeliest owner of the line. A rank
+	 * whose trouble is a wait was alive to time out: not the owner. */
 	if (an->initiating != NULL && an->initiating->rank < 0) {
 		const struct event *only = NULL, *fe;
 
 		for (i = 0; i < in->rank_n; i++)
 			if ((fe = incident_first_of_rank(in, in->rank_v[i]->rank,
-			    incident_want_trouble)) != NULL) {
+			    not_waiting)) != NULL) {
 				if (only != NULL) {
 					only = NULL;
 					break;

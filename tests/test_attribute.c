@@ -1499,6 +1499,46 @@ test_lone_troubled_rank_suspect(void **state)
 	}
 }
 
+/* A rank alone with trouble whose trouble is a timeout was alive to time
+ * out: not the owner of an unranked crash. The desync report's rank that
+ * never joined the next collective is the suspect, though no line of its
+ * own is in the logs (above the highest rank they show). */
+static void
+test_waiting_rank_owns_no_crash(void **state)
+{
+	static const char *const report[2] = { "", "[rank0]:\t     [1] finished collective "
+	    "#5120, but didn't join collective #5121 (count from 1)\n" };
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		struct tcase t = { tu_tmpdir(), NULL };
+		const struct analysis *an;
+		char buf[1024];
+
+		snprintf(buf, sizeof buf,
+		    "*** SIGSEGV received at time=1775734074 on cpu 3 ***\n"
+		    "PC: @     0xe1e2567f5014  (unknown)  ncclLocalOpAppend()\n"
+		    "[rank0]:[E1203 11:57:54.000000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog "
+		    "caught collective operation timeout: WorkNCCL(SeqNum=5121, OpType=ALLREDUCE, "
+		    "NumelIn=4096, NumelOut=4096, Timeout(ms)=1800000) ran for 1800002 milliseconds "
+		    "before timing out.\n%s", report[pass]);
+		TU_WRITE(t.dir, "combined.log", buf);
+		an = analyse_dir(&t);
+		assert_int_equal(an->verdict, VERDICT_FAILURE);
+		assert_non_null(an->initiating);
+		assert_int_equal(an->initiating->rank, -1);
+		if (pass == 0)
+			assert_int_equal(an->nsuspects, 0);
+		else {
+			assert_int_equal(an->nsuspects, 1);
+			assert_int_equal(an->suspects[0].rank, 1);
+			assert_non_null(strstr(an->suspects[0].reason, "line points at it"));
+		}
+		done(&t);
+	}
+}
+
 /* The end of torchrun's own traceback: a worker failed, though its error
  * is not in the paste. A failure (of fallout only), never healthy. */
 static void
@@ -1566,6 +1606,7 @@ main(void)
 		cmocka_unit_test(test_bootstrap_duplicate_rank),
 		cmocka_unit_test(test_group_fact_never_printed),
 		cmocka_unit_test(test_lone_troubled_rank_suspect),
+		cmocka_unit_test(test_waiting_rank_owns_no_crash),
 		cmocka_unit_test(test_launcher_child_failed_is_failure),
 		cmocka_unit_test(test_process_init_line_names_rank),
 		cmocka_unit_test(test_agent_pid_maps_to_rank),
