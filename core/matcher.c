@@ -990,6 +990,7 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 {
 	struct lithits *gram, *lit;
 	size_t j, found = 0, off = 0, end = linelen, gcur = 0, lcur = 0;
+	int pass;
 	size_t *gc = &gcur, *lc = &lcur;
 
 	m->ncand = 0;
@@ -1039,15 +1040,22 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 		}
 		m->candlist[k] = x;
 	}
-	for (j = 0; j < m->ncand; j++) {
-		size_t si = m->candlist[j];
+	/* a fallback signature runs after the others, and only when none
+	 * of them matched (pass 1) */
+	for (pass = 0; pass < 2; pass++)
+		for (j = 0; j < m->ncand; j++) {
+			size_t si = m->candlist[j];
 
-		if (run_one(m, si, msg, msglen, fn, arg))
-			found++;
-		else if (m->cand[si])	/* (a prefilter's candidate, not one run always) */
-			m->failed[m->nfailed++] = (uint32_t)si;
-		m->cand[si] = 0;
-	}
+			if (m->rb->sigs[si]->fallback != pass)
+				continue;
+			if (pass == 1 && found > 0)
+				m->cand[si] = 0;	/* (no match: not asked to go on) */
+			else if (run_one(m, si, msg, msglen, fn, arg))
+				found++;
+			else if (m->cand[si])	/* (a prefilter's candidate, not one run always) */
+				m->failed[m->nfailed++] = (uint32_t)si;
+			m->cand[si] = 0;
+		}
 	m->ncand = 0;
 	return (int)found;
 }

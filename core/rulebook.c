@@ -516,6 +516,8 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 			s->weight = number_of(c, v, "weight");
 		else if (strcmp(key, "only_at_end") == 0)
 			s->only_at_end = bool_of(c, v, "only_at_end");
+		else if (strcmp(key, "fallback") == 0)
+			s->fallback = bool_of(c, v, "fallback");
 		else if (strcmp(key, "examples") == 0)
 			strlist_of(c, v, "examples", &s->examples);
 		else if (strcmp(key, "counterexamples") == 0)

@@ -81,6 +81,9 @@ struct signature {
 	 * rank's output ends inside it (core/scan.c: a traceback cut before
 	 * its exception line); anything else of that rank drops it */
 	int		 only_at_end;
+	/* fallback: matches a line only when no other signature does (a
+	 * catch-all for what more telling signatures leave: core/matcher.c) */
+	int		 fallback;
 	unsigned	 ngroups;
 	size_t		 index;		/* in rulebook->sigs */
 	/* the numeric facts whose running statistics a condition reads

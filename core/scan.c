@@ -236,7 +236,9 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	keep = !fc->inplace || !readable || (!minor && source_first_of_rank(fc->src, ln->rank));
 	ev = event_new(sig, ln, &src->where, keep, fc->host, subject, ov, &fc->sc->b->arena);
 	rec_add(fc->sc->b, REC_EVENT)->u.ev = ev;
-	fc->trouble += !minor;
+	/* (a catch-all's match leaves the line a first half: the signature
+	 * that failed on it may read it whole, joined to the next) */
+	fc->trouble += !minor && !sig->fallback;
 }
 
 static void

@@ -786,6 +786,23 @@ expect_fallout_only(const char *log, const char *why)
 	done(&t);
 }
 
+/* An exception of a kind that is fallout (a connection reset, c10d's
+ * Dist*Error, a store's socket timeout) in words no more telling
+ * signature reads is still fallout: never "healthy". */
+static void
+test_unread_fallout_exception(void **state)
+{
+	static const char *const lines[] = {
+	    "[rank2]: torch.distributed.DistBackendError: a backend failure in new words\n",
+	    "[rank2]: ConnectionResetError: [Errno 104] Connection reset by peer\n",
+	    "[rank2]: RuntimeError: Socket Timeout\n" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof lines / sizeof *lines; i++)
+		expect_fallout_only(lines[i], "fallout only");
+}
+
 /* An NCCL system error raised on a rank is fallout of a peer that went
  * away: never "healthy"; with no rank waiting, a failure of fallout
  * only, whose cause is not in the log. */
@@ -1631,6 +1648,7 @@ main(void)
 		cmocka_unit_test(test_barrier_names_ranks),
 		cmocka_unit_test(test_launcher_time_ties_untimed_error),
 		cmocka_unit_test(test_nccl_system_error_is_fallout),
+		cmocka_unit_test(test_unread_fallout_exception),
 		cmocka_unit_test(test_init_lines_summarised),
 		cmocka_unit_test(test_traceback_cut_at_end),
 		cmocka_unit_test(test_traceback_that_goes_on_is_not_cut),

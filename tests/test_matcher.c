@@ -383,6 +383,31 @@ test_may_continue(void **state)
 	rulebook_free(rb);
 }
 
+/* A fallback signature matches a line only when no other one does. */
+static void
+test_fallback_only_alone(void **state)
+{
+	struct rulebook *rb = book(
+	    "id: t\ntitle: T\ncategory: memory\nseverity: low\nsummary: s\n"
+	    "signatures:\n"
+	    "  - {id: x, role: collateral, pattern: 'Connection reset by peer'}\n"
+	    "  - {id: y, role: collateral, pattern: '^\\w*Error\\b', fallback: true}\n");
+	struct matcher *m = matcher_new(rb);
+	const char *reset = "ConnectionResetError: Connection reset by peer";
+	const char *other = "ConnectionResetError: [Errno 104] the peer went away";
+	struct count c = { { 0 } }, d = { { 0 } };
+
+	(void)state;
+	assert_int_equal(matcher_match(m, reset, strlen(reset), reset, strlen(reset), on, &c), 1);
+	assert_int_equal(c.hits[0], 1);
+	assert_int_equal(c.hits[1], 0);
+	assert_int_equal(matcher_match(m, other, strlen(other), other, strlen(other), on, &d), 1);
+	assert_int_equal(d.hits[0], 0);
+	assert_int_equal(d.hits[1], 1);
+	matcher_free(m);
+	rulebook_free(rb);
+}
+
 static void
 test_catastrophic_regex_gives_up(void **state)
 {
@@ -420,6 +445,7 @@ main(void)
 		cmocka_unit_test(test_block_scan_agrees),
 		cmocka_unit_test(test_rarer_set_triggers),
 		cmocka_unit_test(test_may_continue),
+		cmocka_unit_test(test_fallback_only_alone),
 		cmocka_unit_test(test_catastrophic_regex_gives_up),
 	};
 
