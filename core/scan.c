@@ -442,7 +442,18 @@ join_before(struct scanner *sc, struct source *src, const char *text, size_t len
 	const char *prev = line_before(sc, src, text, offset, prevlen, &copy);
 
 	if (prev != NULL) {
+		struct linestate scratch = src->rd->ls;
+		struct line pl;
+
 		wrap_keep(wrap_of(src), prev, prevlen, "", 0, lineno - 1, offset - prevlen - 1, 0);
+		/* a match of the two that begins in the line before could go
+		 * on from it: the signatures this line let through are asked
+		 * that first (one that begins in this line failed already) */
+		scratch.cr_free = 0;
+		line_parse(&scratch, src->rd->wrap->text, prevlen, &pl);
+		if (pl.msg >= src->rd->wrap->text && pl.msg <= src->rd->wrap->text + prevlen)
+			wrap_ask(src->rd->wrap, sc->ask, sc->nask,
+			    (size_t)(pl.msg - src->rd->wrap->text));
 		try_unwrap(sc, src, text, len, trouble_only);
 	}
 	free(copy);
