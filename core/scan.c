@@ -274,9 +274,10 @@ struct wrap {
 	unsigned long	 lineno;
 	uint64_t	 offset;
 	int		 joins;
-	/* the candidates it let through that did not match, asked whether
-	 * they could go on before the next line is joined to it: -1, none
-	 * to ask (a line before, taken for the next line's words) */
+	/* the candidates that did not match on it (its own, or for the line
+	 * before taken as a first half, the next line's), asked whether
+	 * they could go on from it before a line is joined to it: -1, none
+	 * to ask (more than SCAN_ASK) */
 	int		 nask;
 	uint32_t	 ask[SCAN_ASK];
 	size_t		 msgoff;	/* where the message they ran on begins */

@@ -62,11 +62,11 @@ struct batch {
 	struct batch	*next;		/* in a queue */
 };
 
-/* One reader of sources: a matcher of its own (or the run's) and a
- * chunk of scratch. */
 /* At most this many candidates a kept half asks (more: it asks none). */
 #define SCAN_ASK	8
 
+/* One reader of sources: a matcher of its own (or the run's) and a
+ * chunk of scratch. */
 struct scanner {
 	struct matcher	*matcher;
 	char		*buf;		/* SOURCE_CHUNK */
