@@ -1480,6 +1480,20 @@ test_group_fact_never_printed(void **state)
 	}
 }
 
+/* The log, analysed: a failure whose first failure's line names no rank. */
+static const struct analysis *
+unranked_failure(struct tcase *t, const char *log)
+{
+	const struct analysis *an;
+
+	TU_WRITE(t->dir, "combined.log", log);
+	an = analyse_dir(t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, -1);
+	return an;
+}
+
 /* The first failure's line names no rank, and one rank alone reports
  * trouble: that rank is a suspect (the likeliest writer of the line);
  * with two such ranks, neither. */
@@ -1501,11 +1515,7 @@ test_lone_troubled_rank_suspect(void **state)
 		    "ibv_reg_mr_iova2 failed with error Invalid argument\n"
 		    "[rank9]: RuntimeError: NCCL Error 2: unhandled system error (run with "
 		    "NCCL_DEBUG=INFO for details)\n%s", second[pass]);
-		TU_WRITE(t.dir, "combined.log", buf);
-		an = analyse_dir(&t);
-		assert_int_equal(an->verdict, VERDICT_FAILURE);
-		assert_non_null(an->initiating);
-		assert_int_equal(an->initiating->rank, -1);
+		an = unranked_failure(&t, buf);
 		if (pass == 0) {
 			assert_int_equal(an->nsuspects, 1);
 			assert_int_equal(an->suspects[0].rank, 9);
@@ -1540,11 +1550,7 @@ test_waiting_rank_owns_no_crash(void **state)
 		    "caught collective operation timeout: WorkNCCL(SeqNum=5121, OpType=ALLREDUCE, "
 		    "NumelIn=4096, NumelOut=4096, Timeout(ms)=1800000) ran for 1800002 milliseconds "
 		    "before timing out.\n%s", report[pass]);
-		TU_WRITE(t.dir, "combined.log", buf);
-		an = analyse_dir(&t);
-		assert_int_equal(an->verdict, VERDICT_FAILURE);
-		assert_non_null(an->initiating);
-		assert_int_equal(an->initiating->rank, -1);
+		an = unranked_failure(&t, buf);
 		if (pass == 0)
 			assert_int_equal(an->nsuspects, 0);
 		else {
