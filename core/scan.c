@@ -341,15 +341,16 @@ wrap_keep(struct wrap *w, const char *a, size_t alen, const char *b, size_t blen
 }
 
 /* What the kept half w will ask: the last match's candidates that did not
- * match, on its message at text + msgoff (too many: nothing asked). */
+ * match, on its message, msg in the line at base that w holds a copy of
+ * (too many, or a message not in it: nothing asked). */
 static void
-wrap_ask(struct wrap *w, const uint32_t *v, size_t n, size_t msgoff)
+wrap_ask(struct wrap *w, const uint32_t *v, size_t n, const char *base, const char *msg)
 {
-	if (w->len == 0 || n > SCAN_ASK || msgoff > w->len)
+	if (w->len == 0 || n > SCAN_ASK || msg < base || msg > base + w->len)
 		return;
 	memcpy(w->ask, v, n * sizeof *v);
 	w->nask = (int)n;
-	w->msgoff = msgoff;
+	w->msgoff = (size_t)(msg - base);
 }
 
 static int
@@ -396,9 +397,8 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len,
 	(void)matcher_take_error(sc->matcher, &code);	/* a joined line's: not said */
 	if (found > 0 || w->joins >= WRAP_JOINS || matcher_had_candidates(sc->matcher) == 0)
 		w->len = 0;
-	else if (jl.msg >= w->text && jl.msg <= w->text + w->len)
-		wrap_ask(w, failed, matcher_failed(sc->matcher, &failed),
-		    (size_t)(jl.msg - w->text));
+	else
+		wrap_ask(w, failed, matcher_failed(sc->matcher, &failed), w->text, jl.msg);
 }
 
 /* The line before (srcread.prev): its length, and what it matched. */
@@ -452,9 +452,7 @@ join_before(struct scanner *sc, struct source *src, const char *text, size_t len
 		 * that first (one that begins in this line failed already) */
 		scratch.cr_free = 0;
 		line_parse(&scratch, src->rd->wrap->text, prevlen, &pl);
-		if (pl.msg >= src->rd->wrap->text && pl.msg <= src->rd->wrap->text + prevlen)
-			wrap_ask(src->rd->wrap, sc->ask, sc->nask,
-			    (size_t)(pl.msg - src->rd->wrap->text));
+		wrap_ask(src->rd->wrap, sc->ask, sc->nask, src->rd->wrap->text, pl.msg);
 		try_unwrap(sc, src, text, len, trouble_only);
 	}
 	free(copy);
@@ -529,8 +527,7 @@ halves(struct scanner *sc, struct source *src, const struct line *ln, const char
 			    before & PREV_LEN, found > 0 || (before & PREV_FOUND));
 		if (!joined) {
 			wrap_keep(wrap_of(src), text, len, "", 0, ln->lineno, ln->offset, 0);
-			if (ln->msg >= text && ln->msg <= text + len)
-				wrap_ask(src->rd->wrap, sc->ask, sc->nask, (size_t)(ln->msg - text));
+			wrap_ask(src->rd->wrap, sc->ask, sc->nask, text, ln->msg);
 		}
 	}
 }
