@@ -1087,21 +1087,17 @@ matcher_may_continue(struct matcher *m, const uint32_t *sigs, size_t n, const ch
 	int rc;
 
 	for (j = 0; j < n; j++) {
-		const pcre2_code *re = m->partial[sigs[j]];
+		const pcre2_code *whole = m->rb->sigs[sigs[j]]->re;
+		pcre2_code **part = &m->partial[sigs[j]];
 
 		/* the rulebook's code is compiled for whole matches, and shared
 		 * by every thread: this matcher's copy, compiled once for
 		 * partial ones (else PCRE2 would interpret each, 4 times the
-		 * instructions) */
-		if (re == NULL) {
-			m->partial[sigs[j]] = pcre2_code_copy(m->rb->sigs[sigs[j]]->re);
-			if (m->partial[sigs[j]] != NULL)
-				(void)pcre2_jit_compile(m->partial[sigs[j]], PCRE2_JIT_PARTIAL_HARD);
-			re = m->partial[sigs[j]] != NULL ? m->partial[sigs[j]] :
-			    m->rb->sigs[sigs[j]]->re;
-		}
-		rc = pcre2_match(re, (PCRE2_SPTR)msg, msglen, 0, PCRE2_PARTIAL_HARD, m->md,
-		    m->mctx);
+		 * instructions; and does, when the copy cannot be made) */
+		if (*part == NULL && (*part = pcre2_code_copy(whole)) != NULL)
+			(void)pcre2_jit_compile(*part, PCRE2_JIT_PARTIAL_HARD);
+		rc = pcre2_match(*part != NULL ? *part : whole, (PCRE2_SPTR)msg, msglen, 0,
+		    PCRE2_PARTIAL_HARD, m->md, m->mctx);
 		if (rc == PCRE2_ERROR_PARTIAL || rc >= 0)
 			return 1;
 	}
