@@ -596,8 +596,7 @@ incident_add_event(struct incident *in, struct event *ev)
 		ev->rank = -1;
 	ev->line_rank = ev->rank;
 	ev->line_rank_from = ev->rank_from;
-	if (ev->rank < 0 && ev->pid >= 0)
-		attribute_note_process(in, ev);
+	attribute_note_process(in, ev);
 	numstats_add(in, rs, ev);	/* (before the slot is taken: it may move it) */
 	sl = sigslot_of(in, rs, (uint32_t)ev->sig->index);
 	if (ev->sig->role == ROLE_PROGRESS && in->step_fact >= 0 &&
