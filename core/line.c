@@ -1210,6 +1210,9 @@ summary_line(struct linestate *st, struct line *out)
 	    stamp_parse_torchrun(p + 14, n - 14, &c) != 0 &&
 	    stamp_from_civil(&c, &st->sum_time) == 0) {
 		st->sum_time.flags |= STAMP_REPORTED;
+		/* a dated time: the year of the lines that have none */
+		st->anchor = st->sum_time.sec;
+		st->anchor_dated = 1;
 		return;
 	}
 	if (starts(p, n, "  rank      : ") && number(p + 14, n - 14, 7, &v) != 0)

@@ -509,10 +509,22 @@ test_file_rank_and_group_rank(void **state)
 static void
 test_year_guessed_from_mtime(void **state)
 {
+	struct civil c;
+
 	(void)state;
 	linestate_init(&st, -1, -1, 19892LL * 86400);	/* mtime only */
 	parse("[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:629] x");
 	assert_true(ln.ts.flags & STAMP_YEARGUESS);
+	/* the torchrun summary's time has a year: the lines after it
+	 * take theirs from it, not from the file's mtime (a paste of an
+	 * old run copied today) */
+	parse("Root Cause (first observed failure):");
+	parse("[0]:");
+	parse("  time      : 2022-07-26_10:59:45");
+	parse("[E726 10:59:50.365679787 ProcessGroupNCCL.cpp:621] y");
+	assert_false(ln.ts.flags & STAMP_YEARGUESS);
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.year, 2022);
 }
 
 /* Pastes and collectors put things in front of the known prefixes. */
