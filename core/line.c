@@ -494,7 +494,9 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 	}
 	while (i < n && p[i] == ' ' && i < 12)
 		i++;
-	if (i < n && isdig(p[i]) && (d = number(p + i, n - i, 6, &v)) != 0 &&
+	/* (after a launcher's rank tag, "6: [" is the program's text:
+	 * Horovod's list of stalled ranks under mpirun's "[1,0]<stderr>:") */
+	if (pl->label < 0 && i < n && isdig(p[i]) && (d = number(p + i, n - i, 6, &v)) != 0 &&
 	    i + d + 1 < n && p[i + d] == ':' && p[i + d + 1] == ' ') {
 		pl->label = (int)v;
 		return i + d + 2;

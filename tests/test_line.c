@@ -239,6 +239,11 @@ test_slurm_label_mpi_ray(void **state)
 	}
 	parse("[0]: the failure summary's own");	/* not a stream tag */
 	assert_int_equal(ln.label, -1);
+	/* after a launcher's tag, "6: " is the program's (Horovod's list
+	 * of stalled ranks), not srun's label */
+	parse("[1,0]<stderr>:6: [horovod_allreduce.0, horovod_allreduce.1]");
+	assert_int_equal(ln.rank, 0);
+	msg_is("6: [horovod_allreduce.0, horovod_allreduce.1]");
 	parse("(worker1, rank=1, pid=27522, ip=10.105.0.4) [rank4]: [rank4]:   File \"x.py\"");
 	assert_int_equal(ln.rank, 4);
 	msg_is("  File \"x.py\"");
