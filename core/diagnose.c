@@ -26,24 +26,29 @@ diag_cmp(const void *a, const void *b)
 }
 
 /* A record cut short by the end of its log (a traceback without its
- * exception line) says only that something failed: evidence for an entry
- * when it is the initiating event, and then only. */
+ * exception line) says only that something failed, and a line of last
+ * resort only that a process died: evidence for an entry when it is the
+ * initiating event, and then only. */
 static int
 cut_aside(const struct analysis *an, const struct event *ev)
 {
-	return ev->sig->only_at_end && ev != an->initiating;
+	return (ev->sig->only_at_end || ev->sig->last_resort) && ev != an->initiating;
 }
 
 /* Two signatures of one role on one line ("RuntimeError: CUDA error: an
  * illegal memory access", a bare exception and a CUDA fault): the
- * weightier speaks for it, and the other entry gets no evidence from it.
- * A line's events arrive one after the other: its neighbours. */
+ * weightier speaks for it, and the other entry gets no evidence from it,
+ * unless the other is the initiating event (the one that names the
+ * rank: "Exception: process 3 terminated with signal SIGKILL"). A line's
+ * events arrive one after the other: its neighbours. */
 static int
-outweighed(const struct incident *in, size_t k)
+outweighed(const struct incident *in, const struct analysis *an, size_t k)
 {
 	const struct event *ev = in->events[k];
 	size_t j;
 
+	if (ev == an->initiating)
+		return 0;
 	for (j = k > 0 ? k - 1 : 0; j <= k + 1 && j < in->nevents; j++) {
 		const struct event *o = in->events[j];
 
@@ -107,7 +112,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		const struct event *ev = in->events[k];
 		size_t si = ev->sig->index;
 
-		if (cut_aside(an, ev) || outweighed(in, k))
+		if (cut_aside(an, ev) || outweighed(in, an, k))
 			continue;
 		if (first[si] == NULL || event_cmp_time(ev, first[si]) < 0)
 			first[si] = ev;
@@ -126,7 +131,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		const struct event *ev = in->events[k];
 		const struct rankstate *rs = ev->rank >= 0 ? incident_rank(in, ev->rank) : NULL;
 
-		if (rs != NULL && !cut_aside(an, ev) && !outweighed(in, k))
+		if (rs != NULL && !cut_aside(an, ev) && !outweighed(in, an, k))
 			rr[(row_of[entry_of[ev->sig->index]] - 1) * nr + rs->k] |=
 			    (unsigned char)(1 << ev->sig->role);
 	}

@@ -608,8 +608,11 @@ incident_add_event(struct incident *in, struct event *ev)
 	    ev->sig->role != ROLE_CONTEXT) {
 		size_t b = bin_of(in, ev->ts.sec);	/* (the span, kept or not) */
 
+		/* (a line of last resort is marked as the fallout it is in
+		 * most runs; the analysis may still pick it) */
 		if (rs->bins != NULL)
-			bins_mark(rs->bins, b, 1u << ev->sig->role);
+			bins_mark(rs->bins, b, 1u << (ev->sig->last_resort ?
+			    ROLE_COLLATERAL : ev->sig->role));
 	}
 	sl->count++;
 	if (ev->rank >= 0 && in->summarised[ev->sig->index] == 2)

@@ -3,7 +3,9 @@
  * for it; one cut short by the end of its log only when it has no other
  * and no other rank reports fallout); the initiating event is the
  * earliest of these, and ranks within the tie window of it are reported
- * with it. Collateral events are never candidates, however early or
+ * with it. Lines of last resort (a process aborted, no word why) are
+ * candidates only in a run with no other failure and no timeout before
+ * them. Collateral events are never candidates, however early or
  * loud. */
 #include "config.h"
 
@@ -16,12 +18,27 @@
 #include "xmalloc.h"
 
 /* An initiating event that says what failed: not a record held to the
- * end of its log (a traceback cut before its exception line), which is
- * the evidence of last resort. */
+ * end of its log (a traceback cut before its exception line), nor a line
+ * of last resort (a launcher's word that a process aborted). */
 static int
 want_known(const struct event *ev)
 {
-	return ev->sig->role == ROLE_INITIATING && !ev->sig->only_at_end;
+	return ev->sig->role == ROLE_INITIATING && !ev->sig->only_at_end &&
+	    !ev->sig->last_resort;
+}
+
+/* An initiating event that says that a rank failed: one that says what,
+ * or a record cut short. */
+static int
+want_failed(const struct event *ev)
+{
+	return ev->sig->role == ROLE_INITIATING && !ev->sig->last_resort;
+}
+
+static int
+want_last(const struct event *ev)
+{
+	return ev->sig->last_resort;
 }
 
 /* How many ranks reported fallout (a collateral event). */
@@ -185,7 +202,7 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 	if (aside && first == NULL)
 		return NULL;
 	if (first == NULL) {
-		if ((first = incident_first_of_rank(in, rank, incident_want_initiating)) == NULL)
+		if ((first = incident_first_of_rank(in, rank, want_failed)) == NULL)
 			return NULL;
 		if (rank >= 0 && incident_first_of_rank(in, rank, incident_want_collateral) != NULL)
 			fallout--;
@@ -222,7 +239,7 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 		for (i = lo; i < hi; i++) {
 			const struct event *ev = in->events[in->byrank[i]];
 
-			if (ev->rank == rank && ev->sig->role == ROLE_INITIATING &&
+			if (ev->rank == rank && want_failed(ev) &&
 			    event_file(ev) == event_file(first) && ev->lineno >= first->lineno &&
 			    ev->lineno <= first->lineno + RECORD_SPAN &&
 			    !(ev->ts.flags & STAMP_TIME) && ev->sig->weight > best->sig->weight)
@@ -233,7 +250,7 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 	for (i = lo; i < hi; i++) {
 		const struct event *ev = in->events[in->byrank[i]];
 
-		if (ev->rank != rank || ev->sig->role != ROLE_INITIATING ||
+		if (ev->rank != rank || !want_failed(ev) ||
 		    incident_time_quality(ev) != incident_time_quality(first) || !(ev->ts.flags & STAMP_TIME))
 			continue;
 		if (stamp_cmp(&ev->ts, &first->ts) < 0 ||
@@ -270,6 +287,64 @@ event_time_cmp(const void *a, const void *b)
 	return event_cmp_time(*(const struct event *const *)a, *(const struct event *const *)b);
 }
 
+/* Was w written after ev beyond doubt: by their own clocks, later than
+ * they can be confused; with no clocks, in the same stream and past
+ * ev's record (the reason of a C++ terminate is on its next line)? */
+static int
+clearly_after(const struct event *w, const struct event *ev)
+{
+	if ((w->ts.flags & STAMP_TIME) && (ev->ts.flags & STAMP_TIME) &&
+	    !((w->ts.flags | ev->ts.flags) & STAMP_INHERITED))
+		return incident_span_ns(&ev->ts, &w->ts) > (int64_t)TIE_WINDOW * 1000000000LL;
+	return event_file(w) == event_file(ev) && w->lineno > ev->lineno + RECORD_SPAN;
+}
+
+/* Does event k say that a rank waited, in any words (the generic "Some
+ * NCCL operations have failed or timed out" too), and not on a line of
+ * last resort (a waiting entry reads "exitcode -6" as its end)? A line's
+ * events are neighbours in in->events. */
+static int
+waited(const struct incident *in, size_t k)
+{
+	const struct event *ev = in->events[k];
+	size_t j;
+
+	if (ev->sig->role != ROLE_COLLATERAL || ev->sig->entry->fallout != FALLOUT_WAIT)
+		return 0;
+	for (j = k > 0 ? k - 1 : 0; j <= k + 1 && j < in->nevents; j++)
+		if (in->events[j]->sig->last_resort && in->events[j]->lineno == ev->lineno &&
+		    in->events[j]->where == ev->where)
+			return 0;
+	return 1;
+}
+
+/* With no other failure in the run, its lines of last resort: the
+ * earliest of each rank (of no rank, when no rank has one), into cand,
+ * earliest first. None when a rank may have waited before the earliest
+ * of them (the watchdog aborts a rank that timed out, and its launcher
+ * says only "exitcode -6"), or another rank ended at about its time. */
+static size_t
+last_resorts(const struct incident *in, const struct event **cand)
+{
+	const struct event *ev;
+	size_t i, n = 0;
+
+	for (i = 0; i < in->rank_n; i++)
+		if ((ev = incident_first_of_rank(in, in->rank_v[i]->rank, want_last)) != NULL)
+			cand[n++] = ev;
+	if (n == 0 && (ev = incident_first_of_rank(in, -1, want_last)) != NULL)
+		cand[n++] = ev;
+	qsort(cand, n, sizeof *cand, event_time_cmp);
+	/* ranks that aborted together aborted for one reason, most often
+	 * their watchdogs' common timeout */
+	if (n > 1 && !clearly_after(cand[1], cand[0]))
+		return 0;
+	for (i = 0; i < in->nevents && n > 0; i++)
+		if (waited(in, i) && !clearly_after(in->events[i], cand[0]))
+			n = 0;
+	return n;
+}
+
 static void
 choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
 {
@@ -286,12 +361,11 @@ choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
 	}
 	p->co = cand;
 	p->nco = 0;
-	if (n == 0) {
-		/* An initiating line nobody can attribute still means failure. */
-		first = first_failure_of_rank(in, -1, fallout);
-		an->initiating = first;
+	/* An initiating line nobody can attribute still means failure. */
+	if (n == 0 && (an->initiating = first_failure_of_rank(in, -1, fallout)) != NULL)
 		return;
-	}
+	if (n == 0 && (n = last_resorts(in, cand)) == 0)
+		return;
 	/* by time, then place: a total order (no two events have the same
 	 * arrival), so any sort gives the same; not an insertion sort, which
 	 * took 7 s for 65,536 ranks that all failed, in no order */

@@ -518,6 +518,8 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 			s->only_at_end = bool_of(c, v, "only_at_end");
 		else if (strcmp(key, "fallback") == 0)
 			s->fallback = bool_of(c, v, "fallback");
+		else if (strcmp(key, "last_resort") == 0)
+			s->last_resort = bool_of(c, v, "last_resort");
 		else if (strcmp(key, "examples") == 0)
 			strlist_of(c, v, "examples", &s->examples);
 		else if (strcmp(key, "counterexamples") == 0)
@@ -536,6 +538,9 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 	if (s->only_at_end && (s->role == ROLE_CONTEXT || s->role == ROLE_PROGRESS))
 		err(c, n, "signature '%s': only_at_end is for trouble, not %s lines",
 		    s->id ? s->id : "?", role_names[s->role]);
+	if (s->last_resort && (s->role != ROLE_INITIATING || s->only_at_end))
+		err(c, n, "signature '%s': last_resort is for initiating lines, "
+		    "not with only_at_end", s->id ? s->id : "?");
 	if (s->pattern == NULL)
 		err(c, n, "signature '%s' needs a pattern", s->id ? s->id : "?");
 	else if ((s->re = compile(c, pat, s->pattern, s->id ? s->id : "pattern")) != NULL)

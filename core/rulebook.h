@@ -84,6 +84,10 @@ struct signature {
 	/* fallback: matches a line only when no other signature does (a
 	 * catch-all for what more telling signatures leave: core/matcher.c) */
 	int		 fallback;
+	/* last_resort: an initiating line that says a process died, not
+	 * why (a launcher's "exitcode -6"): it counts only when the run has
+	 * no other failure and no rank timed out before it (core/order.c) */
+	int		 last_resort;
 	unsigned	 ngroups;
 	size_t		 index;		/* in rulebook->sigs */
 	/* the numeric facts whose running statistics a condition reads

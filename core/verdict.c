@@ -159,6 +159,14 @@ skew_allowance(const struct incident *in, int ra, int rb)
 	return (int64_t)SKEW_MATTERS * 1000000000LL;
 }
 
+/* A rank's own failure, not a line of last resort (a process that
+ * aborted, no word why: after a failure, most often its consequence). */
+static int
+want_own_failure(const struct event *ev)
+{
+	return ev->sig->role == ROLE_INITIATING && !ev->sig->last_resort;
+}
+
 /* The first trouble of another rank that could compete with the
  * initiating event: another rank's own failure, or fallout that came
  * before it (fallout after it is its consequence; symptoms are hints). */
@@ -174,7 +182,7 @@ first_rival(const struct incident *in, const struct event *init, int initiating)
 		if (in->rank_v[i]->rank == init->rank)
 			continue;
 		fe = incident_first_of_rank(in, in->rank_v[i]->rank, initiating ?
-		    incident_want_initiating : incident_want_collateral);
+		    want_own_failure : incident_want_collateral);
 		if (fe != NULL && (next == NULL || event_cmp_time(fe, next) < 0))
 			next = fe;	/* timed first, then in stream order */
 	}
@@ -305,6 +313,11 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		cap(an, "medium");
 		buf_adds(reason, "; the rank is the one its process group prints, which is "
 		    "the global rank only in the default group");
+	}
+	if (init->sig->last_resort) {
+		cap(an, "low");
+		buf_adds(reason, "; no other line says that a rank failed, and no rank timed out "
+		    "before it: what made it die is not in these logs");
 	}
 	if (init->sig->only_at_end) {
 		cap(an, "medium");

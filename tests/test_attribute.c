@@ -1615,6 +1615,151 @@ test_process_init_line_names_rank(void **state)
 	}
 }
 
+#define AGENT_ABORT(t, lr, pid) "E0101 " t ".000000 77 torch/distributed/elastic/" \
+	"multiprocessing/api.py:874] failed (exitcode: -6) local_rank: " lr " (pid: " pid \
+	") of binary: /usr/bin/python3\n"
+
+/* The launcher's word that a worker aborted (exit code -6) says that it
+ * died, not why: the abort of a rank that timed out (the NCCL watchdog)
+ * or a crash of its own (a C++ assert, heap corruption). It is the
+ * rank's own failure only when nothing else in the run says what failed
+ * and no rank may have timed out before it, and then of low confidence. */
+static void
+test_abort_is_last_resort(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	size_t i, j;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log", "step 10 | loss 2.2\n"
+	    AGENT_ABORT("10:00:00", "2", "4411"));
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 2);
+	assert_true(an->initiating->sig->last_resort);
+	assert_string_equal(an->confidence, "low");
+	assert_non_null(strstr(an->reason, "no rank timed out before it"));
+	assert_string_equal(an->diags[0].entry->id, "segfault");
+	done(&t);
+
+	/* a timeout before it, even the generic line, even with no time:
+	 * the watchdog's abort, a hang; the crash entry gets nothing */
+	for (i = 0; i < 2; i++) {
+		t.dir = tu_tmpdir();
+		TU_WRITE(t.dir, "combined.log", i == 0 ?
+		    "[rank2]:[E101 09:59:58.581306249 ProcessGroupNCCL.cpp:764] [Rank 2] Watchdog "
+		    "caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, "
+		    "NumelIn=3, NumelOut=3, Timeout(ms)=600000) ran for 600007 milliseconds before "
+		    "timing out.\n" AGENT_ABORT("10:00:00", "2", "4411") :
+		    "[E ProcessGroupNCCL.cpp:495] Some NCCL operations have failed or timed out. Due "
+		    "to the asynchronous nature of CUDA kernels, subsequent GPU operations might run "
+		    "on corrupted/incomplete data.\n" AGENT_ABORT("10:00:00", "2", "4411"));
+		an = analyse_dir(&t);
+		assert_int_equal(an->verdict, VERDICT_HANG);
+		assert_null(an->initiating);
+		for (j = 0; j < an->ndiags; j++)
+			assert_string_not_equal(an->diags[j].entry->id, "segfault");
+		done(&t);
+	}
+
+	/* ranks that aborted together: one cause, most often their
+	 * watchdogs' common timeout, not each one's crash */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "combined.log", AGENT_ABORT("10:00:00", "0", "4410")
+	    AGENT_ABORT("10:00:01", "1", "4411"));
+	an = analyse_dir(&t);
+	assert_null(an->initiating);
+	done(&t);
+
+	/* a timeout the clocks put well after it is its consequence */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "combined.log", AGENT_ABORT("10:00:00", "2", "4411")
+	    "[rank0]:[E101 10:30:00.581306249 ProcessGroupNCCL.cpp:764] [Rank 0] Watchdog "
+	    "caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, "
+	    "NumelIn=3, NumelOut=3, Timeout(ms)=1800000) ran for 1800007 milliseconds before "
+	    "timing out.\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->initiating->rank, 2);
+	done(&t);
+
+	/* what made it abort, when the log shows it, is the failure */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "rank2.log", "step 10 | loss 2.2\n"
+	    "double free or corruption (!prev)\n"
+	    "Aborted (core dumped)\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->initiating->sig->id, "heap-corruption");
+	assert_string_equal(an->confidence, "high");
+	done(&t);
+}
+
+/* One line read by two entries ("Exception: process 3 terminated with
+ * signal SIGKILL", a bare exception and mp.spawn's word on a killed
+ * worker): the one that names the rank is the initiating event, and its
+ * entry is a diagnosis even where the other weighs more. */
+static void
+test_initiating_line_never_outweighed(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log",
+	    "  File \"/opt/conda/lib/python3.7/site-packages/torch/multiprocessing/spawn.py\", "
+	    "line 107, in join\n"
+	    "    (error_index, name)\n"
+	    "Exception: process 3 terminated with signal SIGKILL\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->initiating->rank, 3);
+	assert_string_equal(an->initiating->sig->entry->id, "host-oom-kill");
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "host-oom-kill");
+	done(&t);
+}
+
+/* Horovod's stall inspector (rank 0, under mpirun's tags) names the
+ * ranks that never submitted the tensor the others wait on, in both of
+ * its forms: they are the suspects of the hang. */
+static void
+test_horovod_stall_names_ranks(void **state)
+{
+	static const char *const form[] = {
+		"[1,0]<stderr>:Stalled ops:HorovodAllreduce_grads_0 [missing ranks: 3]\n",
+		"[1,0]<stderr>:Missing ranks:\n"
+		"[1,0]<stderr>:3: [HorovodAllreduce_grads_0, HorovodAllreduce_grads_1]\n",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		struct tcase t = { tu_tmpdir(), NULL };
+		const struct analysis *an;
+		char *log = xstrdup_test(
+		    "[1,0]<stdout>:step 10 | loss 2.2\n"
+		    "[1,1]<stdout>:step 10 | loss 2.3\n"
+		    "[1,0]<stderr>:[2025-02-02 21:19:07.345988: W horovod/common/stall_inspector.cc:105] "
+		    "One or more tensors were submitted to be reduced, gathered or broadcasted by "
+		    "subset of ranks and are waiting for remainder of ranks for more than 60 seconds. "
+		    "This may indicate that different ranks are trying to submit different tensors "
+		    "or that only subset of ranks is submitting tensors, which will cause deadlock.\n",
+		    form[i]);
+
+		TU_WRITE(t.dir, "combined.log", log);
+		free(log);
+		an = analyse_dir(&t);
+		assert_int_equal(an->verdict, VERDICT_HANG);
+		assert_true(an->nsuspects > 0);
+		assert_int_equal(an->suspects[0].rank, 3);
+		assert_string_equal(an->diags[0].entry->id, "collective-desync");
+		done(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -1663,6 +1808,9 @@ main(void)
 		cmocka_unit_test(test_traceback_cut_beside_fallout),
 		cmocka_unit_test(test_unranked_failure_names_its_host),
 		cmocka_unit_test(test_specific_line_outweighs_generic),
+		cmocka_unit_test(test_abort_is_last_resort),
+		cmocka_unit_test(test_initiating_line_never_outweighed),
+		cmocka_unit_test(test_horovod_stall_names_ranks),
 	};
 
 	setenv("TZ", "UTC", 1);

@@ -111,6 +111,28 @@ good_plus_refused(const char *dir, const char *tail, const char *what, unsigned 
 	free(bad);
 }
 
+/* The good file with its signature's role line replaced by role: a
+ * file refused, saying what. */
+static void
+role_refused(const char *dir, const char *role, const char *what)
+{
+	struct rulebook *rb = rulebook_new();
+	struct notes ns;
+	const char *at = strstr(good, "    role: initiating\n");
+	char *bad = malloc(sizeof good + strlen(role));
+
+	notes_init(&ns);
+	memcpy(bad, good, (size_t)(at - good));
+	strcpy(bad + (at - good), role);
+	strcat(bad, at + strlen("    role: initiating\n"));
+	TU_WRITE(dir, "b.yaml", bad);
+	assert_int_equal(rulebook_load_dir(rb, dir, &ns), 1);
+	assert_non_null(strstr(only_error(&ns)->text, what));
+	rulebook_free(rb);
+	notes_release(&ns);
+	free(bad);
+}
+
 static void
 test_errors_name_place(void **state)
 {
@@ -165,24 +187,11 @@ test_errors_name_place(void **state)
 	good_plus_refused(dir, "    group_by: [step, host, seq]\n", "group_by names one fact or two", 0);
 
 	/* only_at_end is for trouble: a context line is no cut record */
-	notes_init(&ns);
-	rb = rulebook_new();
-	bad = malloc(sizeof good + 64);
-	strcpy(bad, good);
-	{
-		char *r = strstr(bad, "    role: initiating\n");
-		const char *rest = strstr(good, "    role: initiating\n") + strlen("    role: initiating\n");
-
-		strcpy(r, "    role: context\n    only_at_end: true\n");
-		strcat(r, rest);
-	}
-	TU_WRITE(dir, "b.yaml", bad);
-	assert_int_equal(rulebook_load_dir(rb, dir, &ns), 1);
-	n = only_error(&ns);
-	assert_non_null(strstr(n->text, "only_at_end is for trouble"));
-	rulebook_free(rb);
-	notes_release(&ns);
-	free(bad);
+	role_refused(dir, "    role: context\n    only_at_end: true\n",
+	    "only_at_end is for trouble");
+	/* last_resort is for a failure line: a collateral one is no death */
+	role_refused(dir, "    role: collateral\n    last_resort: true\n",
+	    "last_resort is for initiating lines");
 
 	/* a bad regex, and a good file beside it still loads */
 	notes_init(&ns);

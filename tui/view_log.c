@@ -94,8 +94,9 @@ on_role(void *arg, const struct signature *sig, const char *subject, const PCRE2
 	(void)subject;
 	(void)ov;
 	/* a traceback's frame, alone, says nothing (only_at_end: what it
-	 * says depends on where the log ends, core/scan.c) */
-	if (sig->only_at_end)
+	 * says depends on where the log ends, core/scan.c), nor does a
+	 * launcher's word that a process aborted (last_resort) */
+	if (sig->only_at_end || sig->last_resort)
 		return;
 	/* the strongest role wins: initiating < collateral < symptom < ... */
 	if (c->best == 0 || (int)sig->role + 1 < c->best)
