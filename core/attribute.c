@@ -411,7 +411,7 @@ attribute_failed_worker(struct incident *in)
 		const struct event *ev = in->events[i];
 
 		if (ev->via != VIA_LAUNCHER || ev->rank < 0 || ev->sig->about_following ||
-		    ev->sig->entry->fallout == FALLOUT_TEARDOWN)
+		    ev->sig->fallout == FALLOUT_TEARDOWN)
 			continue;
 		if (report != NULL && (ev->rank != report->rank ||
 		    strcmp(event_file(ev), event_file(report)) != 0))

@@ -28,11 +28,13 @@ diag_cmp(const void *a, const void *b)
 /* A record cut short by the end of its log (a traceback without its
  * exception line) says only that something failed, and a line of last
  * resort only that a process died: evidence for an entry when it is the
- * initiating event, and then only. */
+ * initiating event, and then only. (A wait the log ends in is fallout:
+ * evidence as such.) */
 static int
 cut_aside(const struct analysis *an, const struct event *ev)
 {
-	return (ev->sig->only_at_end || ev->sig->last_resort) && ev != an->initiating;
+	return ((ev->sig->only_at_end && ev->sig->role == ROLE_INITIATING) ||
+	    ev->sig->last_resort) && ev != an->initiating;
 }
 
 /* Two signatures of one role on one line ("RuntimeError: CUDA error: an

@@ -58,7 +58,7 @@ static int
 want_wait(const struct event *ev)
 {
 	return ev->sig->role == ROLE_COLLATERAL && ev->sig->weight >= 1 &&
-	    ev->sig->entry->fallout == FALLOUT_WAIT;
+	    ev->sig->fallout == FALLOUT_WAIT;
 }
 
 /* Was ev written after w, as far as the logs tell? In one file (one
@@ -309,7 +309,7 @@ waited(const struct incident *in, size_t k)
 	const struct event *ev = in->events[k];
 	size_t j;
 
-	if (ev->sig->role != ROLE_COLLATERAL || ev->sig->entry->fallout != FALLOUT_WAIT)
+	if (ev->sig->role != ROLE_COLLATERAL || ev->sig->fallout != FALLOUT_WAIT)
 		return 0;
 	for (j = k > 0 ? k - 1 : 0; j <= k + 1 && j < in->nevents; j++)
 		if (in->events[j]->sig->last_resort && in->events[j]->lineno == ev->lineno &&
@@ -423,9 +423,9 @@ order_choose(struct incident *in, struct analysis *an, struct passes *p)
 		 * timed out") */
 		if (want_wait(ev))
 			p->coll_waits = 1;
-		else if (ev->sig->entry->fallout == FALLOUT_ERROR)
+		else if (ev->sig->fallout == FALLOUT_ERROR)
 			p->coll_errors = 1;
-		else if (ev->sig->entry->fallout == FALLOUT_WAIT)
+		else if (ev->sig->fallout == FALLOUT_WAIT)
 			continue;
 		if (ev->sig->weight >= 1 &&
 		    (p->first_told == NULL || event_cmp_time(ev, p->first_told) < 0))

@@ -18,6 +18,7 @@
 static const char *const role_names[] = { "initiating", "collateral",
     "symptom", "context", "progress" };
 static const double role_weights[] = { 3, 1, 1.5, 0.25, 0 };
+static const char *const fallout_names[] = { "error", "wait", "teardown" };
 static const char *const test_names[] = { "differs", "behind", "outlier",
     "missing", "count" };
 static const char *const blame_names[] = { "none", "minority", "lowest",
@@ -520,6 +521,14 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 			s->fallback = bool_of(c, v, "fallback");
 		else if (strcmp(key, "last_resort") == 0)
 			s->last_resort = bool_of(c, v, "last_resort");
+		else if (strcmp(key, "fallout") == 0) {
+			int f = pick(c, v, "fallout", fallout_names, 3);
+
+			if (f >= 0) {
+				s->fallout = (enum fallout_kind)f;
+				s->fallout_own = 1;
+			}
+		}
 		else if (strcmp(key, "examples") == 0)
 			strlist_of(c, v, "examples", &s->examples);
 		else if (strcmp(key, "counterexamples") == 0)
@@ -1105,6 +1114,8 @@ rulebook_finish(struct rulebook *rb, struct notes *ns)
 
 		e->fallout = fallout_of(e);
 		for (j = 0; j < e->nsigs; j++) {
+			if (!e->sigs[j].fallout_own)
+				e->sigs[j].fallout = e->fallout;
 			e->sigs[j].index = rb->nsigs;
 			rb->sigs[rb->nsigs++] = &e->sigs[j];
 		}

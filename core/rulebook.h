@@ -56,6 +56,16 @@ void	strlist_free(struct strlist *l);
 
 struct entry;
 
+/* What collateral lines say: a rank waited, the launcher ended it
+ * (teardown), or it failed of an error that began elsewhere. An entry's
+ * kind comes from its tags (hang or timeout: wait; teardown), at
+ * rulebook_finish; a signature's is its entry's unless it says. */
+enum fallout_kind {
+	FALLOUT_ERROR,
+	FALLOUT_WAIT,
+	FALLOUT_TEARDOWN,
+};
+
 struct signature {
 	char		*id;		/* unique in its entry */
 	char		*fullid;	/* "entry/id" */
@@ -88,6 +98,11 @@ struct signature {
 	 * why (a launcher's "exitcode -6"): it counts only when the run has
 	 * no other failure and no rank timed out before it (core/order.c) */
 	int		 last_resort;
+	/* fallout: what its line says as fallout (its entry's kind, or its
+	 * own when fallout_own: "Waiting in store based barrier" is a wait
+	 * in an entry of errors) */
+	enum fallout_kind fallout;
+	int		 fallout_own;
 	unsigned	 ngroups;
 	size_t		 index;		/* in rulebook->sigs */
 	/* the numeric facts whose running statistics a condition reads
@@ -150,15 +165,6 @@ struct reference {
 struct envvar {
 	char	*name;		/* "NCCL_DEBUG=INFO" */
 	char	*shows;		/* what it adds to the logs */
-};
-
-/* What an entry's collateral lines say (from its tags, at
- * rulebook_finish): a rank waited (tagged hang or timeout), the launcher
- * ended it (teardown), or it failed of an error that began elsewhere. */
-enum fallout_kind {
-	FALLOUT_ERROR,
-	FALLOUT_WAIT,
-	FALLOUT_TEARDOWN,
 };
 
 struct entry {

@@ -241,7 +241,7 @@ static int
 not_waiting(const struct event *ev)
 {
 	return incident_want_trouble(ev) && !(ev->sig->role == ROLE_COLLATERAL &&
-	    ev->sig->entry->fallout == FALLOUT_WAIT);
+	    ev->sig->fallout == FALLOUT_WAIT);
 }
 
 /* The latest own times of all ranks, the two latest kept: "the other

@@ -1760,6 +1760,41 @@ test_horovod_stall_names_ranks(void **state)
 	}
 }
 
+#define BARRIER_WAIT(r) "INFO:root:Waiting in store based barrier to initialize process group " \
+	"for rank: " r ", key: store_based_barrier_key:1 (world_size=4, worker_count=3, " \
+	"timeout=0:30:00)\n"
+
+/* c10d's store-based barrier says every 10 s that ranks are missing: a
+ * slow rank that then arrives is no trouble, a log that ends while the
+ * others wait is a hang at init (a wait, though its entry's other lines
+ * are errors). */
+static void
+test_log_ends_in_barrier_wait(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "combined.log", BARRIER_WAIT("0") BARRIER_WAIT("2") BARRIER_WAIT("1")
+	    BARRIER_WAIT("0") BARRIER_WAIT("2") BARRIER_WAIT("1"));
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_null(an->initiating);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "rendezvous-failure");
+	assert_int_equal(an->world, 4);
+	done(&t);
+
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "combined.log", BARRIER_WAIT("0") BARRIER_WAIT("2") BARRIER_WAIT("1")
+	    "INFO:torch.distributed.distributed_c10d:Rank 0: Completed store-based barrier for "
+	    "key:store_based_barrier_key:1 with 4 nodes.\n"
+	    "step 1 | loss 2.31\n" "step 2 | loss 2.20\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_HEALTHY);
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -1811,6 +1846,7 @@ main(void)
 		cmocka_unit_test(test_abort_is_last_resort),
 		cmocka_unit_test(test_initiating_line_never_outweighed),
 		cmocka_unit_test(test_horovod_stall_names_ranks),
+		cmocka_unit_test(test_log_ends_in_barrier_wait),
 	};
 
 	setenv("TZ", "UTC", 1);
