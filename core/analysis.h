@@ -85,9 +85,9 @@ void	attribute_note_process(struct incident *in, const struct event *ev);
 /* conditions.c: evaluate every rulebook condition into an->conds. */
 void	conditions_evaluate(struct incident *in, struct analysis *an);
 
-/* order.c: the initiating event and the ranks tied with it (p->co), and
- * the earliest collateral event (p->first_coll). an->order says what the
- * order rests on. */
+/* order.c: the initiating event, the entry that explains it
+ * (an->init_entry) and the ranks tied with it (p->co), and the earliest
+ * collateral event (p->first_coll). */
 void	order_choose(struct incident *in, struct analysis *an, struct passes *p);
 /* Is a certainly before b, by the evidence the two events carry (their
  * times and bounds, their place in one stream)? */

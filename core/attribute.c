@@ -251,14 +251,35 @@ ranks_per_node(const struct incident *in)
 	return in->engine.nproc > best ? in->engine.nproc : best;
 }
 
+/* Does a launcher of its own run on each node (torchrun's agent, the
+ * DeepSpeed launcher): a line about a local rank or a worker's pid, the
+ * failure summary, a [defaultN]: tee? Then a task srun or mpirun
+ * started is such a launcher, not a rank. */
+static int
+agents_seen(const struct incident *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->nevents; i++) {
+		const struct event *ev = in->events[i];
+
+		if (ev->sig->about[ABOUT_LOCAL_RANK] >= 0 || ev->sig->about[ABOUT_PID] >= 0 ||
+		    ev->rank_from == RANK_SUMMARY || ev->line_rank_from == RANK_LOCAL)
+			return 1;
+	}
+	return 0;
+}
+
 /* A launcher line about a local rank (torchrun's agent: "failed (exitcode:
  * -9) local_rank: 5 (pid: 22)"): the pid if a line showed its rank, else
  * node * ranks per node + local rank, else on one node local = global, an
- * assumption the reason will state. */
+ * assumption the reason will state. A line about a task (srun's "task 5:
+ * Exited with exit code 1"): that rank, unless each node runs a launcher
+ * of its own. */
 static void
 attribute_local(struct incident *in, struct analysis *an)
 {
-	int nproc = ranks_per_node(in);
+	int nproc = ranks_per_node(in), agents = -1;
 	struct pidrank *pids = NULL;	/* made for the first line that names a
 					 * pid: most runs have none, and a
 					 * run's 100,000 ranks need no table */
@@ -275,6 +296,13 @@ attribute_local(struct incident *in, struct analysis *an)
 			continue;	/* printed by the rank itself */
 		if (s->about[ABOUT_RANK] >= 0 && fact_long(ev, s->about[ABOUT_RANK], &local)) {
 			set_event_rank(in, ev, (int)local, VIA_MESSAGE, 0);
+			continue;
+		}
+		if (s->about[ABOUT_TASK] >= 0 && fact_long(ev, s->about[ABOUT_TASK], &local)) {
+			if (agents < 0)
+				agents = agents_seen(in);
+			if (!agents)
+				set_event_rank(in, ev, (int)local, VIA_TASK, 0);
 			continue;
 		}
 		if (fact_long(ev, s->about[ABOUT_PID], &pid)) {

@@ -62,37 +62,6 @@ outweighed(const struct incident *in, const struct analysis *an, size_t k)
 	return 0;
 }
 
-/* The entry that explains the initiating event: its own, unless its line
- * is a generic one (weight under 1: NCCL's "internal error", its return
- * codes) and the next lines of its record give the reason, which another
- * entry knows (NCCL 2.19+: "Last error:" and "Net : Call to recv from
- * ... failed : Connection refused" after it). */
-#define DETAIL_SPAN	4	/* lines */
-
-static const struct entry *
-explainer(const struct incident *in, const struct event *init)
-{
-	const struct event *detail = NULL;
-	size_t i, lo, hi;
-
-	if (init->sig->weight >= 1)
-		return init->sig->entry;
-	incident_rank_events(in, init->rank, &lo, &hi);
-	for (i = lo; i < hi; i++) {
-		const struct event *ev = in->events[in->byrank[i]];
-
-		if (ev->rank != init->rank || event_file(ev) != event_file(init) ||
-		    ev->lineno <= init->lineno || ev->lineno > init->lineno + DETAIL_SPAN ||
-		    ev->sig->entry == init->sig->entry || ev->sig->weight <= init->sig->weight ||
-		    ev->sig->role == ROLE_CONTEXT || ev->sig->role == ROLE_PROGRESS ||
-		    ev->sig->only_at_end)
-			continue;
-		if (detail == NULL || ev->lineno < detail->lineno)
-			detail = ev;
-	}
-	return detail != NULL ? detail->sig->entry : init->sig->entry;
-}
-
 void
 diagnose_entries(struct incident *in, struct analysis *an)
 {
@@ -103,7 +72,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 	/* the entries some rank's events or slots are of, each a row of rr */
 	size_t *row_of = xcalloc(rb->nentries + 1, sizeof *row_of), nrows = 0;
 	unsigned char *rr;	/* row (entry) x rank (k): role bits */
-	const struct entry *why = an->initiating != NULL ? explainer(in, an->initiating) : NULL;
+	const struct entry *why = an->init_entry;
 
 	for (i = 0; i < rb->nentries; i++)
 		for (j = 0; j < rb->entries[i]->nsigs; j++)

@@ -31,6 +31,7 @@ enum attr_via {
 	VIA_GPU,	/* the GPU bus id a kernel line names */
 	VIA_EXIT,	/* the one worker its launcher reports failed */
 	VIA_PROCESS,	/* its process's NCCL init line names its rank */
+	VIA_TASK,	/* a launcher's task number, with no agent per node */
 };
 
 struct fact {

@@ -330,7 +330,7 @@ static int
 signature_is_about(const struct signature *s)
 {
 	return s->about[ABOUT_RANK] >= 0 || s->about[ABOUT_LOCAL_RANK] >= 0 ||
-	    s->about[ABOUT_PID] >= 0;
+	    s->about[ABOUT_PID] >= 0 || s->about[ABOUT_TASK] >= 0;
 }
 
 /* --- the timeline ------------------------------------------------------- */

@@ -135,6 +135,9 @@ struct diagnosis {
 struct analysis {
 	enum verdict		 verdict;
 	const struct event	*initiating;	/* NULL in a hang */
+	/* the entry that explains it: its own, or the reason its record
+	 * gives after a generic line (order.c) */
+	const struct entry	*init_entry;
 	const char		*confidence;	/* "high" "medium" "low" */
 	char			*reason;
 	struct suspect		*suspects;	/* best first */

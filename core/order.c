@@ -35,12 +35,6 @@ want_failed(const struct event *ev)
 	return ev->sig->role == ROLE_INITIATING && !ev->sig->last_resort;
 }
 
-static int
-want_last(const struct event *ev)
-{
-	return ev->sig->last_resort;
-}
-
 /* How many ranks reported fallout (a collateral event). */
 static size_t
 ranks_with_fallout(const struct incident *in)
@@ -323,17 +317,74 @@ waited(const struct incident *in, size_t k)
  * earliest first. None when a rank may have waited before the earliest
  * of them (the watchdog aborts a rank that timed out, and its launcher
  * says only "exitcode -6"), or another rank ended at about its time. */
+/* Was ev's process told to stop just before: a teardown line (a
+ * launcher's SIGTERM, a cancelled step) a few lines before it in its
+ * file, of its rank or of none (the launcher's)? Then a crash handler's
+ * header there is the SIGTERM's. (A teardown after it is the launcher's
+ * answer to it: srun ends the step when a task failed.) td: the
+ * teardown events, by file and line (wait_cmp). */
+#define TEARDOWN_SPAN	4	/* lines */
+
+static int
+torn_down(const struct waits *td, const struct event *ev)
+{
+	size_t lo = 0, hi = td->n;
+
+	while (lo < hi) {	/* the first of ev's file at or past its span */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct event *t = td->v[mid];
+
+		if ((uintptr_t)event_file(t) < (uintptr_t)event_file(ev) ||
+		    (event_file(t) == event_file(ev) && t->lineno + TEARDOWN_SPAN < ev->lineno))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < td->n && event_file(td->v[lo]) == event_file(ev) &&
+	    td->v[lo]->lineno < ev->lineno; lo++)
+		if (td->v[lo]->rank == ev->rank || td->v[lo]->rank < 0)
+			return 1;
+	return 0;
+}
+
+/* A rank's first line of last resort, but for one whose process was
+ * told to stop. */
+static const struct event *
+first_last_resort(const struct incident *in, const struct waits *td, int rank)
+{
+	const struct event *first = NULL;
+	size_t i, lo, hi;
+
+	incident_rank_events(in, rank, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct event *ev = in->events[in->byrank[i]];
+
+		if (ev->rank == rank && ev->sig->last_resort &&
+		    (first == NULL || event_cmp_time(ev, first) < 0) && !torn_down(td, ev))
+			first = ev;
+	}
+	return first;
+}
+
 static size_t
 last_resorts(const struct incident *in, const struct event **cand)
 {
 	const struct event *ev;
+	struct waits td = { NULL, 0, { NULL, NULL } };
 	size_t i, n = 0;
 
+	td.v = xcalloc(in->nevents + 1, sizeof *td.v);
+	for (i = 0; i < in->nevents; i++)
+		if (in->events[i]->sig->role == ROLE_COLLATERAL &&
+		    in->events[i]->sig->fallout == FALLOUT_TEARDOWN)
+			td.v[td.n++] = in->events[i];
+	qsort(td.v, td.n, sizeof *td.v, wait_cmp);
 	for (i = 0; i < in->rank_n; i++)
-		if ((ev = incident_first_of_rank(in, in->rank_v[i]->rank, want_last)) != NULL)
+		if ((ev = first_last_resort(in, &td, in->rank_v[i]->rank)) != NULL)
 			cand[n++] = ev;
-	if (n == 0 && (ev = incident_first_of_rank(in, -1, want_last)) != NULL)
+	if (n == 0 && (ev = first_last_resort(in, &td, -1)) != NULL)
 		cand[n++] = ev;
+	free(td.v);
 	qsort(cand, n, sizeof *cand, event_time_cmp);
 	/* ranks that aborted together aborted for one reason, most often
 	 * their watchdogs' common timeout */
@@ -403,19 +454,57 @@ choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
 	an->initiating = first;
 }
 
+/* The entry that explains the initiating event: its own, unless its line
+ * is a generic one (weight under 1: NCCL's "internal error", its return
+ * codes) and the next lines of its record give the reason, which another
+ * entry knows (NCCL 2.19+: "Last error:" and "Net : Call to recv from
+ * ... failed : Connection refused" after it). */
+#define DETAIL_SPAN	4	/* lines */
+
+static const struct entry *
+explainer(const struct incident *in, const struct event *init)
+{
+	const struct event *detail = NULL;
+	size_t i, lo, hi;
+
+	if (init->sig->weight >= 1)
+		return init->sig->entry;
+	incident_rank_events(in, init->rank, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct event *ev = in->events[in->byrank[i]];
+
+		if (ev->rank != init->rank || event_file(ev) != event_file(init) ||
+		    ev->lineno <= init->lineno || ev->lineno > init->lineno + DETAIL_SPAN ||
+		    ev->sig->entry == init->sig->entry || ev->sig->weight <= init->sig->weight ||
+		    ev->sig->role == ROLE_CONTEXT || ev->sig->role == ROLE_PROGRESS ||
+		    ev->sig->only_at_end)
+			continue;
+		if (detail == NULL || ev->lineno < detail->lineno)
+			detail = ev;
+	}
+	return detail != NULL ? detail->sig->entry : init->sig->entry;
+}
+
 void
 order_choose(struct incident *in, struct analysis *an, struct passes *p)
 {
+	const struct event *died = NULL;
+	int waited_any = 0;
 	size_t i;
 
 	choose_initiating(in, an, p);
+	an->init_entry = an->initiating != NULL ? explainer(in, an->initiating) : NULL;
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
 
+		if (ev->sig->last_resort && an->initiating == NULL &&
+		    (died == NULL || event_cmp_time(ev, died) < 0))
+			died = ev;
 		/* Fallout with no time is still fallout: a run whose lines
 		 * carry no times is judged on its events. */
 		if (ev->sig->role != ROLE_COLLATERAL)
 			continue;
+		waited_any |= ev->sig->fallout == FALLOUT_WAIT;
 		if (p->first_coll == NULL || event_cmp_time(ev, p->first_coll) < 0)
 			p->first_coll = ev;
 		/* (a generic line of a wait, weight under 1, is none: every
@@ -430,5 +519,15 @@ order_choose(struct incident *in, struct analysis *an, struct passes *p)
 		if (ev->sig->weight >= 1 &&
 		    (p->first_told == NULL || event_cmp_time(ev, p->first_told) < 0))
 			p->first_told = ev;
+	}
+	/* Lines of last resort not taken (ranks that aborted together, a
+	 * wait before them) still say that processes died: fallout of a
+	 * cause these logs do not show (a hang's, when a rank waited in
+	 * any words), never a healthy run. */
+	if (died != NULL) {
+		if (p->first_coll == NULL)
+			p->first_coll = died;
+		if (!waited_any)
+			p->coll_errors = 1;
 	}
 }

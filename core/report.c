@@ -133,7 +133,7 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 	buf_printf(b, "%s", upper[an->verdict]);
 	if (an->initiating != NULL && an->initiating->rank >= 0) {
 		buf_printf(b, "  rank %d first: ", an->initiating->rank);
-		add_safe(b, an->initiating->sig->entry->title);
+		add_safe(b, an->init_entry->title);
 	} else if (an->verdict != VERDICT_HEALTHY && an->initiating == NULL) {
 		if (an->verdict == VERDICT_FAILURE)
 			buf_adds(b, "  only fallout, no cause shown");
@@ -556,7 +556,7 @@ render_markdown(struct run *r, const struct analysis *an, struct buf *b)
 	    an->verdict == VERDICT_HANG ? "hang" : "healthy");
 	if (an->initiating != NULL && an->initiating->rank >= 0) {
 		buf_printf(b, ", rank %d first: ", an->initiating->rank);
-		mds(b, an->initiating->sig->entry->title);
+		mds(b, an->init_entry->title);
 	}
 	buf_addc(b, '\n');
 	buf_adds(b, "\n**Confidence:** ");

@@ -441,9 +441,10 @@ signature_facts(struct ctx *c, struct signature *s)
 	}
 }
 
-static const char *const about_names[] = { "rank", "local_rank", "pid", "suspect" };
+static const char *const about_names[] = { "rank", "local_rank", "pid", "suspect", "task" };
 
-/* about: {rank: CAPTURE, local_rank: CAPTURE, pid: CAPTURE, suspect: CAPTURE} */
+/* about: {rank: CAPTURE, local_rank: CAPTURE, pid: CAPTURE, suspect: CAPTURE,
+ * task: CAPTURE} */
 static void
 parse_about(struct ctx *c, yaml_node_t *n, struct signature *s)
 {

@@ -43,6 +43,7 @@ enum about {
 	ABOUT_LOCAL_RANK,
 	ABOUT_PID,
 	ABOUT_SUSPECT,
+	ABOUT_TASK,	/* a launcher's task: a rank only with no agent per node */
 	ABOUT__COUNT
 };
 

@@ -180,11 +180,11 @@ suspect_cmp(const void *a, const void *b)
 }
 
 static void
-describe_event(struct buf *b, const struct event *ev)
+describe_event(struct buf *b, const struct analysis *an, const struct event *ev)
 {
 	char when[40];
 
-	buf_adds(b, ev->sig->entry->title);
+	buf_adds(b, ev == an->initiating ? an->init_entry->title : ev->sig->entry->title);
 	if (ev->ts.flags & STAMP_TIME) {
 		stamp_format(&ev->ts, 0, when, sizeof when);
 		buf_printf(b, " at %s", when);
@@ -421,7 +421,7 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 				size_t at = score_at(p, p->co[i]->rank);
 
 				buf_adds(&w, i == 0 ? "failed first: " : "failed at about the same time: ");
-				describe_event(&w, p->co[i]);
+				describe_event(&w, an, p->co[i]);
 				p->score[at] += 100 - (double)i;
 				why_add(p, at, w.s, 1);
 				buf_release(&w);
@@ -447,7 +447,7 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 
 			buf_adds(&w, "the one rank with trouble in these logs, so the likeliest to have "
 			    "written the first failure's line, which names no rank: ");
-			describe_event(&w, only);
+			describe_event(&w, an, only);
 			suspect_add(in, p, only->rank, 1.5, w.s);
 			buf_release(&w);
 		}

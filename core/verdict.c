@@ -97,7 +97,10 @@ verdict_roles(struct incident *in, struct analysis *an, struct passes *p)
 		}
 		assign_role(rs, RR_HEALTHY, NULL);
 		if (co_at[i] != 0) {
-			assign_role(rs, RR_INITIATING, p->co[co_at[i] - 1]->sig->entry->title);
+			const struct event *co = p->co[co_at[i] - 1];
+
+			assign_role(rs, RR_INITIATING, co == an->initiating ?
+			    an->init_entry->title : co->sig->entry->title);
 			continue;
 		}
 		if (score >= 2 && an->initiating == NULL && an->verdict != VERDICT_HEALTHY) {
@@ -167,6 +170,13 @@ want_own_failure(const struct event *ev)
 	return ev->sig->role == ROLE_INITIATING && !ev->sig->last_resort;
 }
 
+/* Fallout, or a line of last resort not taken: a process died. */
+static int
+want_fallout(const struct event *ev)
+{
+	return ev->sig->role == ROLE_COLLATERAL || ev->sig->last_resort;
+}
+
 /* The first trouble of another rank that could compete with the
  * initiating event: another rank's own failure, or fallout that came
  * before it (fallout after it is its consequence; symptoms are hints). */
@@ -209,7 +219,7 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		stamp_format(&init->ts, 0, when, sizeof when);
 		buf_printf(reason, " at %s", when);
 	}
-	buf_printf(reason, " (%s)", init->sig->entry->title);
+	buf_printf(reason, " (%s)", an->init_entry->title);
 
 	rival = first_rival(in, init, 1);
 	coll = first_rival(in, init, 0);
@@ -297,6 +307,10 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 	} else if (init->rank >= 0 && init->via == VIA_LAUNCHER) {
 		cap(an, "medium");
 		buf_adds(reason, "; the rank rests on a launcher line that names it");
+	} else if (init->rank >= 0 && init->via == VIA_TASK) {
+		cap(an, "medium");
+		buf_adds(reason, "; the rank is the launcher's task number: the logs show no "
+		    "launcher of its own on each node, so each task is taken as one rank");
 	} else if (init->rank >= 0 && init->via == VIA_RECORD) {
 		/* lent by a line up to a record away: an inference */
 		cap(an, "medium");
@@ -317,7 +331,9 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 	if (init->sig->last_resort) {
 		cap(an, "low");
 		buf_adds(reason, "; no other line says that a rank failed, and no rank timed out "
-		    "before it: what made it die is not in these logs");
+		    "before it");
+		if (an->init_entry == init->sig->entry)
+			buf_adds(reason, ": what made it die is not in these logs");
 	}
 	if (init->sig->only_at_end) {
 		cap(an, "medium");
@@ -368,7 +384,7 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 			size_t nr = 0;
 
 			for (i = 0; i < in->rank_n; i++)
-				if (incident_first_of_rank(in, in->rank_v[i]->rank, incident_want_collateral))
+				if (incident_first_of_rank(in, in->rank_v[i]->rank, want_fallout))
 					nr++;
 			if (nr > 0)
 				buf_printf(&reason, "; %zu rank%s reported %s", nr,

@@ -1671,6 +1671,36 @@ test_abort_is_last_resort(void **state)
 	    AGENT_ABORT("10:00:01", "1", "4411"));
 	an = analyse_dir(&t);
 	assert_null(an->initiating);
+	assert_int_not_equal(an->verdict, VERDICT_HEALTHY);
+	done(&t);
+
+	/* and lines no other entry reads as a hang's end (glog's crash
+	 * header on two ranks at once): processes died, a failure of a
+	 * cause not shown, never healthy */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "combined.log",
+	    "[1,3]<stderr>:*** Aborted at 1547614213 (unix time) try \"date -d @1547614213\" "
+	    "if you are using GNU date ***\n"
+	    "[1,5]<stderr>:*** Aborted at 1547614213 (unix time) try \"date -d @1547614213\" "
+	    "if you are using GNU date ***\n");
+	an = analyse_dir(&t);
+	assert_null(an->initiating);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	done(&t);
+
+	/* a crash handler's header right after the launcher's SIGTERM is
+	 * that SIGTERM's, no crash: the peer's error is all there is */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "combined.log",
+	    "[rank5]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:544] "
+	    "Connection closed by peer [10.2.96.68]:21932\n"
+	    "W0826 12:47:25.330000 77 torch/distributed/elastic/multiprocessing/api.py:900] "
+	    "Sending process 4412 closing signal SIGTERM\n"
+	    "*** Aborted at 1756212445 (unix time) try \"date -d @1756212445\" if you are "
+	    "using GNU date ***\n");
+	an = analyse_dir(&t);
+	assert_null(an->initiating);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
 	done(&t);
 
 	/* a timeout the clocks put well after it is its consequence */
@@ -1683,6 +1713,21 @@ test_abort_is_last_resort(void **state)
 	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
 	assert_int_equal(an->initiating->rank, 2);
+	done(&t);
+
+	/* a C++ terminate, and on its next line why: the entry that knows
+	 * the reason explains it, in every sentence that names it */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "rank3.log", "step 10 | loss 2.2\n"
+	    "terminate called after throwing an instance of 'gloo::IoException'\n"
+	    "  what():  [gloo/rendezvous/file_store.cc:131] Wait timeout for key(s): 7\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->initiating->sig->id, "terminate-uncaught");
+	assert_string_equal(an->init_entry->id, "rendezvous-failure");
+	assert_string_equal(an->diags[0].entry->id, "rendezvous-failure");
+	assert_non_null(strstr(an->reason, an->init_entry->title));
+	assert_null(strstr(an->reason, "not in these logs"));
 	done(&t);
 
 	/* what made it abort, when the log shows it, is the failure */
@@ -1795,6 +1840,42 @@ test_log_ends_in_barrier_wait(void **state)
 	done(&t);
 }
 
+/* srun's word that one task failed names a rank when srun started the
+ * ranks itself; under srun torchrun its task is a node's agent. It says
+ * that the task failed, not why: a line of last resort. */
+static void
+test_srun_task_is_rank_without_agents(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+
+	(void)state;
+	TU_WRITE(t.dir, "slurm-4411.out",
+	    "srun: error: gpu-b07: task 5: Exited with exit code 1\n"
+	    "srun: launch/slurm: _step_signal: Terminating StepId=4411.0\n"
+	    "srun: error: gpu-b07: tasks 0-4,6-7: Killed\n");
+	an = analyse_dir(&t);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 5);
+	assert_int_equal(an->initiating->via, VIA_TASK);
+	assert_string_equal(an->confidence, "low");	/* it says not why */
+	assert_non_null(strstr(an->reason, "task number"));
+	done(&t);
+
+	/* an agent's line in the run: task 1 is a node, not rank 1 */
+	t.dir = tu_tmpdir();
+	TU_WRITE(t.dir, "slurm-4412.out",
+	    "E0101 10:00:00.000000 77 torch/distributed/elastic/multiprocessing/api.py:874] "
+	    "failed (exitcode: 1) local_rank: 3 (pid: 4411) of binary: /usr/bin/python3\n"
+	    "srun: error: gpu-b08: task 1: Exited with exit code 1\n");
+	an = analyse_dir(&t);
+	assert_non_null(an->initiating);
+	assert_int_not_equal(an->initiating->via, VIA_TASK);
+	assert_int_not_equal(an->initiating->rank, 1);
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -1847,6 +1928,7 @@ main(void)
 		cmocka_unit_test(test_initiating_line_never_outweighed),
 		cmocka_unit_test(test_horovod_stall_names_ranks),
 		cmocka_unit_test(test_log_ends_in_barrier_wait),
+		cmocka_unit_test(test_srun_task_is_rank_without_agents),
 	};
 
 	setenv("TZ", "UTC", 1);

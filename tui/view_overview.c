@@ -191,7 +191,7 @@ draw_verdict(struct tui *t)
 	if (an->initiating != NULL && an->initiating->rank >= 0) {
 		stamp_format(&an->initiating->ts, 0, when, sizeof when);
 		full = snprintf(claim, sizeof claim, "rank %d first: %s at %s", an->initiating->rank,
-		    an->initiating->sig->entry->title, when);
+		    an->init_entry->title, when);
 	} else if (an->initiating != NULL)
 		full = snprintf(claim, sizeof claim, "%s (no rank named)",
 		    an->initiating->sig->entry->title);
