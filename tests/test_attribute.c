@@ -49,6 +49,15 @@ analyse_dir(struct tcase *t)
 	return incident_analyse(t->r->incident);
 }
 
+/* A fresh folder with one log of text, analysed. */
+static const struct analysis *
+analyse_log(struct tcase *t, const char *name, const char *text)
+{
+	t->dir = tu_tmpdir();
+	TU_WRITE(t->dir, name, text);
+	return analyse_dir(t);
+}
+
 static char *
 xstrdup_test(const char *a, const char *b)
 {
@@ -1627,6 +1636,23 @@ test_process_init_line_names_rank(void **state)
 static void
 test_abort_is_last_resort(void **state)
 {
+	static const struct {
+		const char	*log;
+		enum verdict	 verdict;
+	} untaken[] = {
+		{ AGENT_ABORT("10:00:00", "0", "4410") AGENT_ABORT("10:00:01", "1", "4411"),
+		  VERDICT_HANG },
+		{ "[1,3]<stderr>:*** Aborted at 1547614213 (unix time) try \"date -d "
+		  "@1547614213\" if you are using GNU date ***\n"
+		  "[1,5]<stderr>:*** Aborted at 1547614213 (unix time) try \"date -d "
+		  "@1547614213\" if you are using GNU date ***\n", VERDICT_FAILURE },
+		{ "[rank5]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/"
+		  "pair.cc:544] Connection closed by peer [10.2.96.68]:21932\n"
+		  "W0826 12:47:25.330000 77 torch/distributed/elastic/multiprocessing/api.py:900] "
+		  "Sending process 4412 closing signal SIGTERM\n"
+		  "*** Aborted at 1756212445 (unix time) try \"date -d @1756212445\" if you are "
+		  "using GNU date ***\n", VERDICT_FAILURE },
+	};
 	struct tcase t = { tu_tmpdir(), NULL };
 	const struct analysis *an;
 	size_t i, j;
@@ -1664,64 +1690,35 @@ test_abort_is_last_resort(void **state)
 		done(&t);
 	}
 
-	/* ranks that aborted together: one cause, most often their
-	 * watchdogs' common timeout, not each one's crash */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "combined.log", AGENT_ABORT("10:00:00", "0", "4410")
-	    AGENT_ABORT("10:00:01", "1", "4411"));
-	an = analyse_dir(&t);
-	assert_null(an->initiating);
-	assert_int_not_equal(an->verdict, VERDICT_HEALTHY);
-	done(&t);
-
-	/* and lines no other entry reads as a hang's end (glog's crash
-	 * header on two ranks at once): processes died, a failure of a
-	 * cause not shown, never healthy */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "combined.log",
-	    "[1,3]<stderr>:*** Aborted at 1547614213 (unix time) try \"date -d @1547614213\" "
-	    "if you are using GNU date ***\n"
-	    "[1,5]<stderr>:*** Aborted at 1547614213 (unix time) try \"date -d @1547614213\" "
-	    "if you are using GNU date ***\n");
-	an = analyse_dir(&t);
-	assert_null(an->initiating);
-	assert_int_equal(an->verdict, VERDICT_FAILURE);
-	done(&t);
-
-	/* a crash handler's header right after the launcher's SIGTERM is
-	 * that SIGTERM's, no crash: the peer's error is all there is */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "combined.log",
-	    "[rank5]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:544] "
-	    "Connection closed by peer [10.2.96.68]:21932\n"
-	    "W0826 12:47:25.330000 77 torch/distributed/elastic/multiprocessing/api.py:900] "
-	    "Sending process 4412 closing signal SIGTERM\n"
-	    "*** Aborted at 1756212445 (unix time) try \"date -d @1756212445\" if you are "
-	    "using GNU date ***\n");
-	an = analyse_dir(&t);
-	assert_null(an->initiating);
-	assert_int_equal(an->verdict, VERDICT_FAILURE);
-	done(&t);
+	/* lines of last resort not taken: ranks that aborted together
+	 * (one cause, most often their watchdogs' common timeout: a hang,
+	 * since the entry that reads exit code -6 as a hang's end waits);
+	 * glog's crash header on two ranks at once (processes died, a
+	 * failure of a cause not shown, never healthy); a crash header
+	 * right after the launcher's SIGTERM (that SIGTERM's, no crash: the
+	 * peer's error is all there is) */
+	for (i = 0; i < sizeof untaken / sizeof *untaken; i++) {
+		an = analyse_log(&t, "combined.log", untaken[i].log);
+		assert_null(an->initiating);
+		assert_int_equal(an->verdict, untaken[i].verdict);
+		done(&t);
+	}
 
 	/* a timeout the clocks put well after it is its consequence */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "combined.log", AGENT_ABORT("10:00:00", "2", "4411")
+	an = analyse_log(&t, "combined.log", AGENT_ABORT("10:00:00", "2", "4411")
 	    "[rank0]:[E101 10:30:00.581306249 ProcessGroupNCCL.cpp:764] [Rank 0] Watchdog "
 	    "caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, "
 	    "NumelIn=3, NumelOut=3, Timeout(ms)=1800000) ran for 1800007 milliseconds before "
 	    "timing out.\n");
-	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
 	assert_int_equal(an->initiating->rank, 2);
 	done(&t);
 
 	/* a C++ terminate, and on its next line why: the entry that knows
 	 * the reason explains it, in every sentence that names it */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "rank3.log", "step 10 | loss 2.2\n"
+	an = analyse_log(&t, "rank3.log", "step 10 | loss 2.2\n"
 	    "terminate called after throwing an instance of 'gloo::IoException'\n"
 	    "  what():  [gloo/rendezvous/file_store.cc:131] Wait timeout for key(s): 7\n");
-	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
 	assert_string_equal(an->initiating->sig->id, "terminate-uncaught");
 	assert_string_equal(an->init_entry->id, "rendezvous-failure");
@@ -1731,11 +1728,9 @@ test_abort_is_last_resort(void **state)
 	done(&t);
 
 	/* what made it abort, when the log shows it, is the failure */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "rank2.log", "step 10 | loss 2.2\n"
+	an = analyse_log(&t, "rank2.log", "step 10 | loss 2.2\n"
 	    "double free or corruption (!prev)\n"
 	    "Aborted (core dumped)\n");
-	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
 	assert_string_equal(an->initiating->sig->id, "heap-corruption");
 	assert_string_equal(an->confidence, "high");
@@ -1830,12 +1825,10 @@ test_log_ends_in_barrier_wait(void **state)
 	assert_int_equal(an->world, 4);
 	done(&t);
 
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "combined.log", BARRIER_WAIT("0") BARRIER_WAIT("2") BARRIER_WAIT("1")
+	an = analyse_log(&t, "combined.log", BARRIER_WAIT("0") BARRIER_WAIT("2") BARRIER_WAIT("1")
 	    "INFO:torch.distributed.distributed_c10d:Rank 0: Completed store-based barrier for "
 	    "key:store_based_barrier_key:1 with 4 nodes.\n"
 	    "step 1 | loss 2.31\n" "step 2 | loss 2.20\n");
-	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_HEALTHY);
 	done(&t);
 }
@@ -1864,12 +1857,10 @@ test_srun_task_is_rank_without_agents(void **state)
 	done(&t);
 
 	/* an agent's line in the run: task 1 is a node, not rank 1 */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "slurm-4412.out",
+	an = analyse_log(&t, "slurm-4412.out",
 	    "E0101 10:00:00.000000 77 torch/distributed/elastic/multiprocessing/api.py:874] "
 	    "failed (exitcode: 1) local_rank: 3 (pid: 4411) of binary: /usr/bin/python3\n"
 	    "srun: error: gpu-b08: task 1: Exited with exit code 1\n");
-	an = analyse_dir(&t);
 	assert_non_null(an->initiating);
 	assert_int_not_equal(an->initiating->via, VIA_TASK);
 	assert_int_not_equal(an->initiating->rank, 1);
