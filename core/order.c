@@ -312,11 +312,6 @@ waited(const struct incident *in, size_t k)
 	return 1;
 }
 
-/* With no other failure in the run, its lines of last resort: the
- * earliest of each rank (of no rank, when no rank has one), into cand,
- * earliest first. None when a rank may have waited before the earliest
- * of them (the watchdog aborts a rank that timed out, and its launcher
- * says only "exitcode -6"), or another rank ended at about its time. */
 /* Was ev's process told to stop just before: a teardown line (a
  * launcher's SIGTERM, a cancelled step) a few lines before it in its
  * file, of its rank or of none (the launcher's)? Then a crash handler's
@@ -366,6 +361,11 @@ first_last_resort(const struct incident *in, const struct waits *td, int rank)
 	return first;
 }
 
+/* With no other failure in the run, its lines of last resort: the
+ * earliest of each rank (of no rank, when no rank has one), into cand,
+ * earliest first. None when a rank may have waited before the earliest
+ * of them (the watchdog aborts a rank that timed out, and its launcher
+ * says only "exitcode -6"), or another rank ended at about its time. */
 static size_t
 last_resorts(const struct incident *in, const struct event **cand)
 {
