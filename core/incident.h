@@ -80,7 +80,9 @@ struct sigslot {
 #define RANKSTATE_SLOTS(n)	(((size_t)(n) + 3) & ~(size_t)3)
 #define RANKSTATE_BYTES(nslots, nnums)	\
 	(RANKSTATE_SLOTS(nslots) * sizeof(struct sigslot) + (size_t)(nnums) * sizeof(struct numstat))
-#define rankstate_nums(rs)	((struct numstat *)((rs)->slots + RANKSTATE_SLOTS((rs)->nslots)))
+/* (NULL for a rank with neither: no arithmetic on a null pointer) */
+#define rankstate_nums(rs)	((rs)->slots == NULL ? (struct numstat *)NULL : \
+	(struct numstat *)((rs)->slots + RANKSTATE_SLOTS((rs)->nslots)))
 
 struct rankstate {
 	int		 rank;

@@ -374,6 +374,7 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len,
 	/* joined: not in the file as read */
 	struct feedctx fc = { sc, &jl, src, NULL, 0, 0, trouble_only };
 	const uint32_t *failed;
+	size_t nfailed;
 	int found, code;
 
 	/* no signature the kept half let through could go on: no join */
@@ -397,8 +398,12 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len,
 	(void)matcher_take_error(sc->matcher, &code);	/* a joined line's: not said */
 	if (found > 0 || w->joins >= WRAP_JOINS || matcher_had_candidates(sc->matcher) == 0)
 		w->len = 0;
-	else
-		wrap_ask(w, failed, matcher_failed(sc->matcher, &failed), w->text, jl.msg);
+	else {
+		/* (failed is set by the call, which must come first: the order
+		 * in which arguments are evaluated is unspecified) */
+		nfailed = matcher_failed(sc->matcher, &failed);
+		wrap_ask(w, failed, nfailed, w->text, jl.msg);
+	}
 }
 
 /* The line before (srcread.prev): its length, and what it matched. */
