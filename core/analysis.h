@@ -115,6 +115,7 @@ void	incident_rank_events(const struct incident *in, int rank, size_t *lo, size_
 const struct event *incident_first_of_rank(const struct incident *in, int rank,
 	    int (*want)(const struct event *));
 int	incident_want_initiating(const struct event *ev);
+int	incident_want_own_failure(const struct event *ev);
 int	incident_want_collateral(const struct event *ev);
 int	incident_want_trouble(const struct event *ev);
 int	incident_time_quality(const struct event *ev);

@@ -917,6 +917,15 @@ incident_want_initiating(const struct event *ev)
 	return ev->sig->role == ROLE_INITIATING;
 }
 
+/* An initiating event that says that its rank failed: not a line of
+ * last resort (a process that aborted, no word why), which counts only
+ * where nothing else does (order.c). */
+int
+incident_want_own_failure(const struct event *ev)
+{
+	return ev->sig->role == ROLE_INITIATING && !ev->sig->last_resort;
+}
+
 int
 incident_want_trouble(const struct event *ev)
 {

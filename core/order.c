@@ -27,14 +27,6 @@ want_known(const struct event *ev)
 	    !ev->sig->last_resort;
 }
 
-/* An initiating event that says that a rank failed: one that says what,
- * or a record cut short. */
-static int
-want_failed(const struct event *ev)
-{
-	return ev->sig->role == ROLE_INITIATING && !ev->sig->last_resort;
-}
-
 /* How many ranks reported fallout (a collateral event). */
 static size_t
 ranks_with_fallout(const struct incident *in)
@@ -55,6 +47,14 @@ want_wait(const struct event *ev)
 	    ev->sig->fallout == FALLOUT_WAIT;
 }
 
+/* Fallout that says the launcher ended a rank (SIGTERM, a cancelled
+ * step). */
+static int
+want_teardown(const struct event *ev)
+{
+	return ev->sig->role == ROLE_COLLATERAL && ev->sig->fallout == FALLOUT_TEARDOWN;
+}
+
 /* Was ev written after w, as far as the logs tell? In one file (one
  * rank's stream) by line order; across files by their own times only. */
 static int
@@ -66,9 +66,10 @@ written_after(const struct event *ev, const struct event *w)
 	    !(ev->ts.flags & STAMP_INHERITED) && stamp_cmp(&w->ts, &ev->ts) < 0;
 }
 
-/* The timeouts, to ask of many lines whether one was written before
- * them (written_after, without a look through every event for each): by
- * file, then line; and the two earliest by their own times, of two files. */
+/* The timeouts (or other events: waits_collect's want), to ask of many
+ * lines whether one was written before them (written_after, without a
+ * look through every event for each): by file, then line; and the two
+ * earliest by their own times, of two files. */
 struct waits {
 	const struct event	**v;
 	size_t			  n;
@@ -87,7 +88,7 @@ wait_cmp(const void *a, const void *b)
 }
 
 static void
-waits_collect(const struct incident *in, struct waits *w)
+waits_collect(const struct incident *in, struct waits *w, int (*want)(const struct event *))
 {
 	size_t i;
 
@@ -96,7 +97,7 @@ waits_collect(const struct incident *in, struct waits *w)
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
 
-		if (!want_wait(ev))
+		if (!want(ev))
 			continue;
 		w->v[w->n++] = ev;
 		if (!(ev->ts.flags & STAMP_TIME))
@@ -112,20 +113,31 @@ waits_collect(const struct incident *in, struct waits *w)
 	qsort(w->v, w->n, sizeof *w->v, wait_cmp);
 }
 
-/* Was ev written after some rank's timeout? */
-static int
-waits_before(const struct waits *w, const struct event *ev)
+/* The first of w's events in ev's file at line lineno or after it. */
+static size_t
+waits_from(const struct waits *w, const struct event *ev, uint32_t lineno)
 {
-	size_t lo = 0, hi = w->n, k;
+	size_t lo = 0, hi = w->n;
 
-	while (lo < hi) {	/* the first of ev's file */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		const struct event *x = w->v[mid];
 
-		if ((uintptr_t)event_file(w->v[mid]) < (uintptr_t)event_file(ev))
+		if ((uintptr_t)event_file(x) < (uintptr_t)event_file(ev) ||
+		    (event_file(x) == event_file(ev) && x->lineno < lineno))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* Was ev written after some rank's timeout? */
+static int
+waits_before(const struct waits *w, const struct event *ev)
+{
+	size_t lo = waits_from(w, ev, 0), k;
+
 	if (lo < w->n && event_file(w->v[lo]) == event_file(ev) && written_after(ev, w->v[lo]))
 		return 1;
 	for (k = 0; k < 2; k++)	/* another file's, by the clocks */
@@ -177,7 +189,7 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 	if (rank >= 0)
 		a.own = incident_first_of_rank(in, rank, want_wait);
 	else if (first != NULL && first->sig->weight < 1) {
-		waits_collect(in, &w);
+		waits_collect(in, &w, want_wait);
 		a.all = &w;
 	}
 	if ((aside = first != NULL && set_aside(&a, first)) != 0) {
@@ -196,7 +208,7 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 	if (aside && first == NULL)
 		return NULL;
 	if (first == NULL) {
-		if ((first = incident_first_of_rank(in, rank, want_failed)) == NULL)
+		if ((first = incident_first_of_rank(in, rank, incident_want_own_failure)) == NULL)
 			return NULL;
 		if (rank >= 0 && incident_first_of_rank(in, rank, incident_want_collateral) != NULL)
 			fallout--;
@@ -233,7 +245,7 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 		for (i = lo; i < hi; i++) {
 			const struct event *ev = in->events[in->byrank[i]];
 
-			if (ev->rank == rank && want_failed(ev) &&
+			if (ev->rank == rank && incident_want_own_failure(ev) &&
 			    event_file(ev) == event_file(first) && ev->lineno >= first->lineno &&
 			    ev->lineno <= first->lineno + RECORD_SPAN &&
 			    !(ev->ts.flags & STAMP_TIME) && ev->sig->weight > best->sig->weight)
@@ -244,7 +256,7 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 	for (i = lo; i < hi; i++) {
 		const struct event *ev = in->events[in->byrank[i]];
 
-		if (ev->rank != rank || !want_failed(ev) ||
+		if (ev->rank != rank || !incident_want_own_failure(ev) ||
 		    incident_time_quality(ev) != incident_time_quality(first) || !(ev->ts.flags & STAMP_TIME))
 			continue;
 		if (stamp_cmp(&ev->ts, &first->ts) < 0 ||
@@ -323,21 +335,11 @@ waited(const struct incident *in, size_t k)
 static int
 torn_down(const struct waits *td, const struct event *ev)
 {
-	size_t lo = 0, hi = td->n;
+	size_t k = waits_from(td, ev, ev->lineno > TEARDOWN_SPAN ? ev->lineno - TEARDOWN_SPAN : 0);
 
-	while (lo < hi) {	/* the first of ev's file at or past its span */
-		size_t mid = lo + (hi - lo) / 2;
-		const struct event *t = td->v[mid];
-
-		if ((uintptr_t)event_file(t) < (uintptr_t)event_file(ev) ||
-		    (event_file(t) == event_file(ev) && t->lineno + TEARDOWN_SPAN < ev->lineno))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < td->n && event_file(td->v[lo]) == event_file(ev) &&
-	    td->v[lo]->lineno < ev->lineno; lo++)
-		if (td->v[lo]->rank == ev->rank || td->v[lo]->rank < 0)
+	for (; k < td->n && event_file(td->v[k]) == event_file(ev) &&
+	    td->v[k]->lineno < ev->lineno; k++)
+		if (td->v[k]->rank == ev->rank || td->v[k]->rank < 0)
 			return 1;
 	return 0;
 }
@@ -370,15 +372,10 @@ static size_t
 last_resorts(const struct incident *in, const struct event **cand)
 {
 	const struct event *ev;
-	struct waits td = { NULL, 0, { NULL, NULL } };
+	struct waits td;
 	size_t i, n = 0;
 
-	td.v = xcalloc(in->nevents + 1, sizeof *td.v);
-	for (i = 0; i < in->nevents; i++)
-		if (in->events[i]->sig->role == ROLE_COLLATERAL &&
-		    in->events[i]->sig->fallout == FALLOUT_TEARDOWN)
-			td.v[td.n++] = in->events[i];
-	qsort(td.v, td.n, sizeof *td.v, wait_cmp);
+	waits_collect(in, &td, want_teardown);
 	for (i = 0; i < in->rank_n; i++)
 		if ((ev = first_last_resort(in, &td, in->rank_v[i]->rank)) != NULL)
 			cand[n++] = ev;

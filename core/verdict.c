@@ -162,14 +162,6 @@ skew_allowance(const struct incident *in, int ra, int rb)
 	return (int64_t)SKEW_MATTERS * 1000000000LL;
 }
 
-/* A rank's own failure, not a line of last resort (a process that
- * aborted, no word why: after a failure, most often its consequence). */
-static int
-want_own_failure(const struct event *ev)
-{
-	return ev->sig->role == ROLE_INITIATING && !ev->sig->last_resort;
-}
-
 /* Fallout, or a line of last resort not taken: a process died. */
 static int
 want_fallout(const struct event *ev)
@@ -192,7 +184,7 @@ first_rival(const struct incident *in, const struct event *init, int initiating)
 		if (in->rank_v[i]->rank == init->rank)
 			continue;
 		fe = incident_first_of_rank(in, in->rank_v[i]->rank, initiating ?
-		    want_own_failure : incident_want_collateral);
+		    incident_want_own_failure : incident_want_collateral);
 		if (fe != NULL && (next == NULL || event_cmp_time(fe, next) < 0))
 			next = fe;	/* timed first, then in stream order */
 	}
