@@ -49,11 +49,13 @@ analyse_dir(struct tcase *t)
 	return incident_analyse(t->r->incident);
 }
 
-/* A fresh folder with one log of text, analysed. */
+/* One log of text in the case's folder (a fresh one after done),
+ * analysed. */
 static const struct analysis *
 analyse_log(struct tcase *t, const char *name, const char *text)
 {
-	t->dir = tu_tmpdir();
+	if (t->dir == NULL)
+		t->dir = tu_tmpdir();
 	TU_WRITE(t->dir, name, text);
 	return analyse_dir(t);
 }
@@ -74,6 +76,8 @@ done(struct tcase *t)
 {
 	run_free(t->r);
 	tu_rmdir(t->dir);
+	t->r = NULL;
+	t->dir = NULL;
 }
 
 #define AGENT	"E1130 03:14:%02d.512000 7701 torch/distributed/elastic/multiprocessing/api.py:882] "
@@ -226,13 +230,11 @@ test_rank0_alone_is_no_world(void **state)
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
 	assert_int_equal(an->world, 0);
 	done(&t);
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "combined.log",
+	an = analyse_log(&t, "combined.log",
 	    "[rank1]: step 3 done\n"
 	    "[rank0]: Traceback (most recent call last):\n"
 	    "[rank0]:   File \"train.py\", line 9, in <module>\n"
 	    "[rank0]: RuntimeError: boom\n");
-	an = analyse_dir(&t);
 	assert_int_equal(an->world, 2);
 	done(&t);
 }
@@ -302,14 +304,12 @@ test_world_from_nranks(void **state)
 
 	/* the communicator's abort says its size as well: of two ranks, the
 	 * one that wrote nothing is the suspect */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "combined.log",
+	an = analyse_log(&t, "combined.log",
 	    "[rank1]:[E ProcessGroupNCCL.cpp:523] [Rank 1] Watchdog caught collective operation "
 	    "timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST, NumelIn=1, NumelOut=1, "
 	    "Timeout(ms)=1800000) ran for 1800013 milliseconds before timing out.\n"
 	    "job-pod-0:318:402 [1] NCCL INFO comm 0x5581ab02c410 rank 1 nranks 2 cudaDev 1 "
 	    "busId 3d000 - Abort COMPLETE\n");
-	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_HANG);
 	assert_int_equal(an->world, 2);
 	assert_true(an->nsuspects > 0);
@@ -926,10 +926,8 @@ test_traceback_cut_at_end(void **state)
 	done(&t);
 
 	/* the same traceback with its exception line: that line is the event */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "rank1.log", "step 10 | loss 2.2\n" TB_HEAD TB_FRAME
+	an = analyse_log(&t, "rank1.log", "step 10 | loss 2.2\n" TB_HEAD TB_FRAME
 	    "ValueError: shapes (4, 512) and (4, 256) do not match\n");
-	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
 	assert_int_equal(an->initiating->rank, 1);
 	assert_string_equal(an->initiating->sig->id, "python-exception");
@@ -954,13 +952,11 @@ test_traceback_that_goes_on_is_not_cut(void **state)
 	assert_int_equal(an->verdict, VERDICT_HEALTHY);
 	done(&t);
 
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "driver.log",
+	an = analyse_log(&t, "driver.log",
 	    "[rank0]: step 10 | loss 2.2\n"
 	    "[rank0]: Timeout at step 10, retrying\n"
 	    TB_FRAME
 	    "ray.exceptions.RayTaskError(ActorDiedError): the actor died unexpectedly\n");
-	an = analyse_dir(&t);
 	assert_null(an->initiating);
 	done(&t);
 }
@@ -1022,12 +1018,10 @@ test_last_error_explains(void **state)
 	done(&t);
 
 	/* without the reason, the generic entry is all there is */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "rank5.log",
+	an = analyse_log(&t, "rank5.log",
 	    "step 10 | loss 2.2\n"
 	    "torch.distributed.DistBackendError: NCCL error in: /src/ProcessGroupNCCL.cpp:1691, "
 	    "internal error - please report this issue to the NCCL developers, NCCL version 2.19.3\n");
-	an = analyse_dir(&t);
 	assert_string_equal(an->diags[0].entry->id, "rank-exception");
 	assert_true(an->diags[0].owns_initiating);
 	done(&t);
@@ -1054,10 +1048,8 @@ test_traceback_cut_beside_fallout(void **state)
 	done(&t);
 
 	/* fallout of its own rank (its launcher's exit code) is no other's */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "rank3.log", "step 10 | loss 2.2\n"
+	an = analyse_log(&t, "rank3.log", "step 10 | loss 2.2\n"
 	    "Sending process 4711 closing signal SIGTERM\n" TB_HEAD TB_FRAME);
-	an = analyse_dir(&t);
 	assert_non_null(an->initiating);
 	assert_int_equal(an->initiating->rank, 3);
 	assert_string_equal(an->initiating->sig->id, "python-traceback-cut");
@@ -1103,11 +1095,9 @@ test_specific_line_outweighs_generic(void **state)
 	done(&t);
 
 	/* a bare exception on a line of its own still is one */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "rank2.log", "step 10 | loss 2.2\n"
+	an = analyse_log(&t, "rank2.log", "step 10 | loss 2.2\n"
 	    "RuntimeError: CUDA error: an illegal memory access was encountered\n"
 	    "ValueError: shapes do not match\n");
-	an = analyse_dir(&t);
 	for (i = 0; i < an->ndiags; i++)
 		if (strcmp(an->diags[i].entry->id, "rank-exception") == 0)
 			break;
@@ -1205,20 +1195,16 @@ test_error_after_own_timeout_is_fallout(void **state)
 	/* with no rank: a crash handler's notice after a rank's timeout is
 	 * that timeout's SIGABRT as likely as anything; a CUDA error is not
 	 * (a combined log, a host's prefix, no record to continue) */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "combined.log", "step 10 | loss 2.2\n"
+	an = analyse_log(&t, "combined.log", "step 10 | loss 2.2\n"
 	    TIMEOUT_RANK0
 	    "\n"
 	    "Fatal Python error: Aborted\n");
-	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_HANG);
 	done(&t);
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "combined.log", "step 10 | loss 2.2\n"
+	an = analyse_log(&t, "combined.log", "step 10 | loss 2.2\n"
 	    TIMEOUT_RANK0
 	    "\n"
 	    "worker: RuntimeError: CUDA error: an illegal memory access was encountered\n");
-	an = analyse_dir(&t);
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
 	done(&t);
 
@@ -1338,12 +1324,10 @@ test_untimed_error_before_timed_notice(void **state)
 	done(&t);
 
 	/* the timeless error of another process: no order between them */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "driver.log",
+	an = analyse_log(&t, "driver.log",
 	    "(Actor pid=7302) RuntimeError: CUDA error: an illegal memory access was encountered\n"
 	    "(Actor pid=7301) [2025-06-02 11:40:17] Received sigquit from a child process. It usually "
 	    "means the child failed.\n");
-	an = analyse_dir(&t);
 	assert_non_null(an->initiating);
 	assert_string_equal(an->initiating->sig->id, "child-failed-notice");
 	done(&t);
@@ -1381,36 +1365,30 @@ test_failed_worker_owns_unranked_error(void **state)
 	done(&t);
 
 	/* two workers failed: which one printed it, the logs do not say */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "job.out", WORKER_ERROR
+	an = analyse_log(&t, "job.out", WORKER_ERROR
 	    "E0301 10:00:05.900000 2001 torch/distributed/elastic/multiprocessing/api.py:869] "
 	    "failed (exitcode: -6) local_rank: 2 (pid: 2012) of binary: /usr/bin/python3\n"
 	    "E0301 10:00:05.950000 2001 torch/distributed/elastic/multiprocessing/api.py:869] "
 	    "failed (exitcode: -9) local_rank: 1 (pid: 2011) of binary: /usr/bin/python3\n");
-	an = analyse_dir(&t);
 	assert_non_null(an->initiating);
 	assert_int_not_equal(an->initiating->via, VIA_EXIT);
 	done(&t);
 
 	/* workers the launcher terminated are no failed worker */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "job.out", WORKER_ERROR SIGTERM_LINE("2010") SIGTERM_LINE("2011")
+	an = analyse_log(&t, "job.out", WORKER_ERROR SIGTERM_LINE("2010") SIGTERM_LINE("2011")
 	    "E0301 10:00:05.900000 2001 torch/distributed/elastic/multiprocessing/api.py:869] "
 	    "failed (exitcode: -15) local_rank: 0 (pid: 2010) of binary: /usr/bin/python3\n");
-	an = analyse_dir(&t);
 	assert_non_null(an->initiating);
 	assert_int_equal(an->initiating->rank, -1);
 	done(&t);
 
 	/* where the workers' lines carry their ranks, an unprefixed error
 	 * is not a worker's */
-	t.dir = tu_tmpdir();
-	TU_WRITE(t.dir, "job.out", "[rank0]:[W301 10:00:01.000000 2012 ProcessGroupNCCL.cpp:4561] "
+	an = analyse_log(&t, "job.out", "[rank0]:[W301 10:00:01.000000 2012 ProcessGroupNCCL.cpp:4561] "
 	    "[PG ID 0 PG GUID 0 Rank 0]  using GPU 0 to perform barrier as devices used by this "
 	    "process are currently unknown.\n" WORKER_ERROR
 	    "E0301 10:00:05.900000 2001 torch/distributed/elastic/multiprocessing/api.py:869] "
 	    "failed (exitcode: -6) local_rank: 2 (pid: 2012) of binary: /usr/bin/python3\n");
-	an = analyse_dir(&t);
 	assert_non_null(an->initiating);
 	assert_int_not_equal(an->initiating->via, VIA_EXIT);
 	done(&t);
@@ -1673,8 +1651,7 @@ test_abort_is_last_resort(void **state)
 	/* a timeout before it, even the generic line, even with no time:
 	 * the watchdog's abort, a hang; the crash entry gets nothing */
 	for (i = 0; i < 2; i++) {
-		t.dir = tu_tmpdir();
-		TU_WRITE(t.dir, "combined.log", i == 0 ?
+		an = analyse_log(&t, "combined.log", i == 0 ?
 		    "[rank2]:[E101 09:59:58.581306249 ProcessGroupNCCL.cpp:764] [Rank 2] Watchdog "
 		    "caught collective operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, "
 		    "NumelIn=3, NumelOut=3, Timeout(ms)=600000) ran for 600007 milliseconds before "
@@ -1682,7 +1659,6 @@ test_abort_is_last_resort(void **state)
 		    "[E ProcessGroupNCCL.cpp:495] Some NCCL operations have failed or timed out. Due "
 		    "to the asynchronous nature of CUDA kernels, subsequent GPU operations might run "
 		    "on corrupted/incomplete data.\n" AGENT_ABORT("10:00:00", "2", "4411"));
-		an = analyse_dir(&t);
 		assert_int_equal(an->verdict, VERDICT_HANG);
 		assert_null(an->initiating);
 		for (j = 0; j < an->ndiags; j++)
