@@ -1256,6 +1256,35 @@ nproc_line(struct linestate *st, const char *p, size_t n)
 		st->nproc = v;
 }
 
+/* Where another process's record starts inside this one's message, or 0:
+ * "[rankN]:" or "[defaultN]:" followed by '[', ' ' or the end of the
+ * line. Several processes writing to one terminal or file without a lock
+ * splice records into each other ("...NumelIn=1, Num[rank2]:[E1204 ..."). */
+static size_t
+spliced_at(const char *p, size_t n)
+{
+	const char *q = p + 1, *e = p + n, *d, *s;
+
+	while (e - q > 8 && (q = memchr(q, '[', (size_t)(e - q))) != NULL) {
+		d = q + 1;
+		if (d[0] == 'r' && memcmp(d, "rank", 4) == 0)
+			d += 4;
+		else if (d[0] == 'd' && e - d > 9 && memcmp(d, "default", 7) == 0)
+			d += 7;
+		else {
+			q = d;
+			continue;
+		}
+		for (s = d; d < e && d - s < 7 && isdig(*d); d++)
+			;
+		if (d > s && e - d >= 2 && d[0] == ']' && d[1] == ':' &&
+		    (e - d == 2 || d[2] == '[' || d[2] == ' '))
+			return (size_t)(q - p);
+		q = d;
+	}
+	return 0;
+}
+
 void
 line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 {
@@ -1267,6 +1296,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 
 	out->raw = raw;
 	out->rawlen = len;
+	out->splice = 0;
 	out->rank = -1;
 	out->rank_from = RANK_NONE;
 	out->local_rank = -1;
@@ -1458,6 +1488,11 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		out->hostlen = st->env_hostlen;
 	}
 	out->label = pl.label;
+	if ((pl.prefix_rank >= 0 || pl.tee_local >= 0) && n > 8 && (l = spliced_at(p, n)) != 0) {
+		n = l;
+		out->splice = (size_t)(p + n - raw);
+		out->rawlen = out->splice;
+	}
 	out->msg = p;
 	out->msglen = n;
 	out->sev = h.sev;

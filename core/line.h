@@ -52,6 +52,9 @@ struct line {
 	int		 node;		/* node index the layout gives the file, -1 */
 	unsigned long	 lineno;
 	uint64_t	 offset;
+	size_t		 splice;	/* another rank's record starts here (a
+					 * [rankN]: spliced into this line's
+					 * message): rawlen ends before it; 0 */
 };
 
 #define LINE_HOSTS	4

@@ -537,8 +537,10 @@ halves(struct scanner *sc, struct source *src, const struct line *ln, const char
 	}
 }
 
-static void
-scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
+/* One record: the line, or its part before another rank's record spliced
+ * into it. Returns where that record starts (line.h's splice), or 0. */
+static size_t
+scan_record(struct scanner *sc, struct source *src, const char *text, size_t len,
     uint64_t offset, unsigned long lineno, int inplace)
 {
 	struct line ln;
@@ -550,6 +552,8 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 	line_parse(&src->rd->ls, text, len, &ln);
 	ln.lineno = lineno;
 	ln.offset = offset;
+	if (ln.splice != 0)
+		len = ln.splice;
 	fc.inplace = inplace && ln.raw == text;
 	fc.host = line_host(src, &ln);
 	line_rec(sc->b, &ln, fc.host);
@@ -559,7 +563,7 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 		if (src->rd->wrap != NULL)
 			src->rd->wrap->len = 0;
 		src->rd->prev = 0;	/* (a blank line joins nothing) */
-		return;
+		return ln.splice;
 	}
 	found = matcher_match(sc->matcher, text, len, ln.msg, ln.msglen, on_match, &fc);
 	cand = matcher_had_candidates(sc->matcher);
@@ -569,6 +573,34 @@ scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
 		halves(sc, src, &ln, text, len, found, fc.trouble, cand > (size_t)found, before);
 	src->rd->prev = inplace && len <= WRAP_MAX ? (uint16_t)(len |
 	    (found > 0 ? PREV_FOUND : 0) | (fc.trouble > 0 ? PREV_TROUBLE : 0)) : 0;
+	return ln.splice;
+}
+
+/* A line: its records, each with the line's number (a record spliced into
+ * another one's line is a line of its rank of its own). The record cut
+ * by the others goes on in a later line ("...NumelIn=1, Num" +
+ * "[rank2]:[E1204 ...] ... timing out." + "elOut=1, ..."): the half of it
+ * kept to be joined is set aside while they are read. */
+static void
+scan_plain(struct scanner *sc, struct source *src, const char *text, size_t len,
+    uint64_t offset, unsigned long lineno, int inplace)
+{
+	struct wrap *cut = NULL;
+	size_t k;
+
+	while ((k = scan_record(sc, src, text, len, offset, lineno, inplace)) != 0) {
+		if (cut == NULL && src->rd->wrap != NULL && src->rd->wrap->len > 0) {
+			cut = src->rd->wrap;
+			src->rd->wrap = NULL;
+		}
+		text += k;
+		len -= k;
+		offset += k;
+	}
+	if (cut != NULL) {
+		wrap_release(src);
+		src->rd->wrap = cut;
+	}
 }
 
 static void	doc_keep(struct scanner *, struct source *, const char *, size_t);

@@ -1812,6 +1812,59 @@ test_log_ends_in_barrier_wait(void **state)
 /* srun's word that one task failed names a rank when srun started the
  * ranks itself; under srun torchrun its task is a node's agent. It says
  * that the task failed, not why: a line of last resort. */
+/* Ranks writing one file without a lock splice records: rank 3's error
+ * inside rank 0's progress line is rank 3's, and a watchdog line cut by
+ * another rank's record is whole again with the line that finishes it. */
+static void
+test_spliced_records(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	unsigned seen = 0;
+	size_t i;
+
+	(void)state;
+	an = analyse_log(&t, "combined.log",
+	    "[rank0]: step 100 loss 2.31\n"
+	    "[rank1]: step 100 loss 2.30\n"
+	    "[rank2]: step 100 loss 2.33\n"
+	    "[rank3]: step 100 loss 2.29\n"
+	    "[rank0]: step 101 loss 2.28[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to "
+	    "allocate 2.00 GiB. GPU 3 has a total capacity of 79.11 GiB of which 1.02 GiB is free.\n"
+	    "[rank1]: step 101 loss 2.27\n"
+	    "[rank1]:[E1204 10:10:01.100000000 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=300, OpType=ALLREDUCE, NumelIn=1, "
+	    "NumelOut=1, Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 3);
+	assert_string_equal(an->initiating->sig->entry->id, "cuda-oom");
+	done(&t);
+
+	an = analyse_log(&t, "combined.log",
+	    "[rank0]:[E1204 10:00:01.100000000 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=77, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+	    "Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n"
+	    "[rank1]:[E1204 10:00:01.100000000 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=77, OpType=ALLREDUCE, NumelIn=1, Num"
+	    "[rank2]:[E1204 10:00:01.100300000 ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=77, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+	    "Timeout(ms)=600000) ran for 600013 milliseconds before timing out.\n"
+	    "elOut=1, Timeout(ms)=600000) ran for 600011 milliseconds before timing out.\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	/* each of the three reported the timeout: none is a suspect */
+	assert_int_equal(an->nsuspects, 0);
+	for (i = 0; i < t.r->incident->nevents; i++) {
+		const struct event *ev = t.r->incident->events[i];
+
+		if (strcmp(ev->sig->entry->id, "nccl-watchdog-timeout") == 0 && ev->rank >= 0 &&
+		    ev->rank < 3)
+			seen |= 1u << ev->rank;
+	}
+	assert_int_equal(seen, 7);
+	done(&t);
+}
+
 static void
 test_srun_task_is_rank_without_agents(void **state)
 {
@@ -1896,6 +1949,7 @@ main(void)
 		cmocka_unit_test(test_horovod_stall_names_ranks),
 		cmocka_unit_test(test_log_ends_in_barrier_wait),
 		cmocka_unit_test(test_srun_task_is_rank_without_agents),
+		cmocka_unit_test(test_spliced_records),
 	};
 
 	setenv("TZ", "UTC", 1);

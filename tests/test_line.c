@@ -283,6 +283,37 @@ test_glued_after_progress_bar(void **state)
 	msg_is("Traceback (most recent call last):");
 }
 
+/* Two processes writing one file without a lock: another rank's record
+ * inside this one's line ends its message, and splice says where it
+ * starts; a bracketed word that is no prefix does not. */
+static void
+test_spliced_record_ends_message(void **state)
+{
+	static const char two[] = "[rank0]: step 41 loss 2.5[rank3]: RuntimeError: boom";
+
+	(void)state;
+	parse(two);
+	assert_int_equal(ln.rank, 0);
+	msg_is("step 41 loss 2.5");
+	assert_int_equal(ln.splice, strlen("[rank0]: step 41 loss 2.5"));
+	assert_int_equal(ln.rawlen, ln.splice);
+	line_parse(&st, two + ln.splice, strlen(two) - ln.splice, &ln);
+	assert_int_equal(ln.rank, 3);
+	msg_is("RuntimeError: boom");
+	assert_int_equal(ln.splice, 0);
+	parse("[default1]:[W1204 10:00:00.1 File.cpp:9] waiting, NumelIn=4, Nu[default2]:[E1204 10:00:00.2 "
+	    "File.cpp:9] stuck");
+	assert_int_equal(ln.rank, 1);
+	msg_is("waiting, NumelIn=4, Nu");
+	/* not a prefix: no colon, a word after the colon, no digits, or a
+	 * line without a rank prefix of its own */
+	parse("[rank0]: ranks [rank3] and [rank4]:x differ, see [rank]: [ranked]:");
+	assert_int_equal(ln.splice, 0);
+	msg_is("ranks [rank3] and [rank4]:x differ, see [rank]: [ranked]:");
+	parse("RuntimeError: step 41[rank3]: boom");
+	assert_int_equal(ln.splice, 0);
+}
+
 static void
 test_headers_with_dates(void **state)
 {
@@ -741,6 +772,7 @@ main(void)
 		cmocka_unit_test_setup(test_torchrun_tee_local_rank, reset),
 		cmocka_unit_test_setup(test_slurm_label_mpi_ray, reset),
 		cmocka_unit_test_setup(test_glued_after_progress_bar, reset),
+		cmocka_unit_test_setup(test_spliced_record_ends_message, reset),
 		cmocka_unit_test_setup(test_headers_with_dates, reset),
 		cmocka_unit_test_setup(test_dates_and_numbers_first, reset),
 		cmocka_unit_test_setup(test_glog_and_nccl, reset),
