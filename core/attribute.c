@@ -161,12 +161,13 @@ pid_table(const struct incident *in, size_t *np)
 	return v;
 }
 
-/* The one rank a pid belongs to (on host, when known), or -1. */
+/* The one rank a pid belongs to (on host, when known), -1 when it has
+ * several, -2 when it has none. */
 static int
 pid_rank(const struct pidrank *v, size_t n, long pid, const char *host)
 {
 	size_t lo = 0, hi = n;
-	int found = -1;
+	int found = -2;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -552,31 +553,50 @@ establish_world(const struct incident *in, struct analysis *an)
  * communicator of the whole world, the global rank (PyTorch's default
  * group). A line with no rank of its own from that host and pid (NCCL's
  * WARN on an unprefixed log) is that rank's; a pid two ranks claim
- * (hosts unknown) gives none, as pid_rank says. */
+ * (hosts unknown) gives none, as pid_rank says. A process whose lines
+ * never say the size of a communicator (an init that failed before
+ * "Init COMPLETE") is known by its rank in the connections it set up
+ * ("Channel 00/0 : 3[3] -> 4[0] [send] via NET/IB/0"): only when every
+ * such line of it names the same rank (one communicator, or a rank the
+ * same in each), and below the world's size where that is known. */
 static void
 attribute_by_process(struct incident *in, const struct analysis *an)
 {
 	const struct engine_sum *e = &in->engine;
-	struct pidrank *v;
-	size_t i, n = 0;
+	struct pidrank *v[3];	/* the world's; any sized; sizes unknown */
+	size_t i, n[3] = { 0, 0, 0 };
 
-	if (an->world <= 0 || e->ncomms == 0)
+	if (e->ncomms == 0)
 		return;
-	v = xmalloc(sizeof *v * e->ncomms);
-	for (i = 0; i < e->ncomms; i++)
-		if (e->comms[i].nranks == an->world) {
-			v[n].pid = e->comms[i].pid;
-			v[n].rank = e->comms[i].rank;
-			v[n++].host = e->comms[i].host;
-		}
-	qsort(v, n, sizeof *v, pidrank_cmp);
+	for (i = 0; i < 3; i++)
+		v[i] = xmalloc(sizeof *v[i] * e->ncomms);
+	for (i = 0; i < e->ncomms; i++) {
+		const struct engine_comm *c = &e->comms[i];
+		struct pidrank t = { c->pid, c->rank, c->host };
+
+		if (c->nranks >= 0) {
+			v[1][n[1]++] = t;
+			if (c->nranks == an->world)
+				v[0][n[0]++] = t;
+		} else if (an->world <= 0 || c->rank < an->world)
+			v[2][n[2]++] = t;
+	}
+	for (i = 0; i < 3; i++)
+		qsort(v[i], n[i], sizeof *v[i], pidrank_cmp);
 	for (i = 0; i < in->nevents; i++) {
 		struct event *ev = in->events[i];
+		int r;
 
-		if (ev->rank < 0 && ev->pid >= 0)
-			set_event_rank(in, ev, pid_rank(v, n, ev->pid, ev->host), VIA_PROCESS, 0);
+		if (ev->rank >= 0 || ev->pid < 0)
+			continue;
+		if ((r = pid_rank(v[0], n[0], ev->pid, ev->host)) >= 0)
+			set_event_rank(in, ev, r, VIA_PROCESS, 0);
+		else if (pid_rank(v[1], n[1], ev->pid, ev->host) == -2)
+			set_event_rank(in, ev, pid_rank(v[2], n[2], ev->pid, ev->host),
+			    VIA_CONNECTION, 0);
 	}
-	free(v);
+	for (i = 0; i < 3; i++)
+		free(v[i]);
 }
 
 void
@@ -644,14 +664,23 @@ attribute_note_process(struct incident *in, const struct event *ev)
 	long n, r;
 
 	/* (a context line's comm_rank is its own: an init line; an error
-	 * line's names another, "rank 5 has already checked in") */
+	 * line's names another, "rank 5 has already checked in"; without
+	 * nranks, a connection's line: size unknown) */
 	if (ev->line_rank >= 0 || ev->pid < 0 || e->ids[ENGINE_COMM_RANK] < 0 ||
 	    ev->sig->role != ROLE_CONTEXT ||
-	    !fact_long(ev, e->ids[ENGINE_NRANKS], &n) ||
-	    !fact_long(ev, e->ids[ENGINE_COMM_RANK], &r) || r < 0 || r >= n ||
+	    !fact_long(ev, e->ids[ENGINE_COMM_RANK], &r) || r < 0 ||
 	    r >= INCIDENT_MAX_RANK)
 		return;
-	/* a process's lines about its communicators: a few a process */
+	if (!fact_long(ev, e->ids[ENGINE_NRANKS], &n))
+		n = -1;
+	else if (r >= n)
+		return;
+	/* a process's lines about its communicators: a few a process, its
+	 * connections' lines (dozens) come together */
+	if (e->ncomms > 0 && e->comms[e->ncomms - 1].pid == ev->pid &&
+	    e->comms[e->ncomms - 1].rank == r && e->comms[e->ncomms - 1].nranks == n &&
+	    e->comms[e->ncomms - 1].host == ev->host)
+		return;
 	XGROW(e->comms, e->capcomms, e->ncomms + 1);
 	e->comms[e->ncomms].host = ev->host;
 	e->comms[e->ncomms].pid = ev->pid;

@@ -31,6 +31,8 @@ enum attr_via {
 	VIA_GPU,	/* the GPU bus id a kernel line names */
 	VIA_EXIT,	/* the one worker its launcher reports failed */
 	VIA_PROCESS,	/* its process's NCCL init line names its rank */
+	VIA_CONNECTION,	/* its process's NCCL connection lines name its rank,
+			 * in a communicator of a size they do not say */
 	VIA_TASK,	/* a launcher's task number, with no agent per node */
 };
 
@@ -77,7 +79,7 @@ struct event {
 	 * and these are two bytes, not six, so that an event is 88) */
 	uint8_t			 rank_from:4;	/* enum rank_from */
 	uint8_t			 line_rank_from:4;
-	uint8_t			 via:3;		/* enum attr_via: how attribution gave it its rank */
+	uint8_t			 via:4;		/* enum attr_via: how attribution gave it its rank */
 	uint8_t			 assumed:1;	/* rank rests on local rank = global rank */
 	uint8_t			 kept:2;	/* the text follows the facts (2: compacted) */
 	uint8_t			 shared:1;	/* its fact ids and some values are an

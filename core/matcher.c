@@ -986,7 +986,7 @@ run_one(struct matcher *m, size_t si, const char *msg, size_t msglen,
 
 int
 matcher_match(struct matcher *m, const char *line, size_t linelen,
-    const char *msg, size_t msglen, match_fn fn, void *arg)
+    const char *msg, size_t msglen, int ranked, match_fn fn, void *arg)
 {
 	struct lithits *gram, *lit;
 	size_t j, found = 0, off = 0, end = linelen, gcur = 0, lcur = 0;
@@ -1048,7 +1048,7 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 
 			if (m->rb->sigs[si]->fallback != pass)
 				continue;
-			if (pass == 1 && found > 0)
+			if ((pass == 1 && found > 0) || (ranked && m->rb->sigs[si]->unranked))
 				m->cand[si] = 0;	/* (no match: not asked to go on) */
 			else if (run_one(m, si, msg, msglen, fn, arg))
 				found++;

@@ -522,6 +522,8 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 			s->fallback = bool_of(c, v, "fallback");
 		else if (strcmp(key, "last_resort") == 0)
 			s->last_resort = bool_of(c, v, "last_resort");
+		else if (strcmp(key, "unranked") == 0)
+			s->unranked = bool_of(c, v, "unranked");
 		else if (strcmp(key, "fallout") == 0) {
 			int f = pick(c, v, "fallout", fallout_names, 3);
 
@@ -551,6 +553,8 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 	if (s->last_resort && (s->role != ROLE_INITIATING || s->only_at_end))
 		err(c, n, "signature '%s': last_resort is for initiating lines, "
 		    "not with only_at_end", s->id ? s->id : "?");
+	if (s->unranked && s->role != ROLE_CONTEXT)
+		err(c, n, "signature '%s': unranked is for context lines", s->id ? s->id : "?");
 	if (s->pattern == NULL)
 		err(c, n, "signature '%s' needs a pattern", s->id ? s->id : "?");
 	else if ((s->re = compile(c, pat, s->pattern, s->id ? s->id : "pattern")) != NULL)

@@ -99,6 +99,10 @@ struct signature {
 	 * why (a launcher's "exitcode -6"): it counts only when the run has
 	 * no other failure and no rank timed out before it (core/order.c) */
 	int		 last_resort;
+	/* unranked: a context line that matters only on a line with no rank
+	 * of its own (it names the rank of the process printing it): not
+	 * run on a ranked line (matcher_match) */
+	int		 unranked;
 	/* fallout: what its line says as fallout (its entry's kind, or its
 	 * own when fallout_own: "Waiting in store based barrier" is a wait
 	 * in an entry of errors) */

@@ -35,7 +35,7 @@ rulecheck_reports(struct matcher *m, const struct signature *s, const char *text
 
 	linestate_init(&ls, -1, -1, 0);
 	line_parse(&ls, text, strlen(text), &ln);
-	matcher_match(m, text, strlen(text), ln.msg, ln.msglen, on_hit, &h);
+	matcher_match(m, text, strlen(text), ln.msg, ln.msglen, 0, on_hit, &h);
 	return h.found;
 }
 

@@ -313,6 +313,11 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		cap(an, "medium");
 		buf_adds(reason, "; the rank is the one its process's NCCL init line names, its rank "
 		    "in the communicator of the whole world");
+	} else if (init->rank >= 0 && init->via == VIA_CONNECTION) {
+		cap(an, "medium");
+		buf_adds(reason, "; the rank is the one its process's NCCL connection lines name "
+		    "(\"Channel N : R -> P\"), its rank in a communicator whose size no line "
+		    "says: the global rank if that is the whole world");
 	} else if (init->rank >= 0 && init->via == VIA_GPU)
 		buf_adds(reason, "; the rank is the one whose GPU the kernel line names");
 	else if (init->rank_from == RANK_GROUP) {

@@ -1865,6 +1865,42 @@ test_spliced_records(void **state)
 	done(&t);
 }
 
+/* An NCCL init that failed before "Init COMPLETE": the connection lines
+ * a process printed name its rank ("Channel 00/0 : 2[2] -> 3[3]" by rank
+ * 2, "... -> 0[0] [receive]" by rank 0), which its WARN takes; a process
+ * whose connection lines name two ranks (two communicators) gets none. */
+static void
+test_connection_lines_name_process(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "nccl.log",
+	    "gpu-c04:7100:7190 [0] NCCL INFO Channel 00/0 : 3[3] -> 0[0] [receive] via NET/IB/0\n"
+	    "gpu-c04:7100:7190 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
+	    "gpu-c04:7101:7191 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[2] via P2P/IPC\n"
+	    "gpu-c04:7102:7192 [2] NCCL INFO Channel 00/0 : 2[2] -> 3[3] via P2P/IPC\n"
+	    "gpu-c04:7102:7192 [2] NCCL INFO Channel 01/0 : 2[2] -> 3[3] via P2P/IPC\n"
+	    "gpu-c04:7102:7192 [2] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'\n"
+	    "gpu-c04:7102:7192 [2] NCCL INFO transport/shm.cc:187 -> 1\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 2);
+	assert_string_equal(an->confidence, "medium");
+	assert_non_null(strstr(an->reason, "connection lines"));
+	done(&t);
+
+	an = analyse_log(&t, "nccl.log",
+	    "gpu-c04:7102:7192 [2] NCCL INFO Channel 00/0 : 2[2] -> 3[3] via P2P/IPC\n"
+	    "gpu-c04:7102:7192 [2] NCCL INFO Channel 00/0 : 0[2] -> 1[3] via P2P/IPC\n"
+	    "gpu-c04:7102:7192 [2] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, -1);
+	done(&t);
+}
+
 static void
 test_srun_task_is_rank_without_agents(void **state)
 {
@@ -1950,6 +1986,7 @@ main(void)
 		cmocka_unit_test(test_log_ends_in_barrier_wait),
 		cmocka_unit_test(test_srun_task_is_rank_without_agents),
 		cmocka_unit_test(test_spliced_records),
+		cmocka_unit_test(test_connection_lines_name_process),
 	};
 
 	setenv("TZ", "UTC", 1);

@@ -177,7 +177,7 @@ test_inline_flags_hide_nothing(void **state)
 		    pat[k], line[k], line[k]);
 		rb = book(text);
 		m = matcher_new(rb);
-		matcher_match(m, line[k], strlen(line[k]), line[k], strlen(line[k]), on, &c);
+		matcher_match(m, line[k], strlen(line[k]), line[k], strlen(line[k]), 0, on, &c);
 		assert_int_equal(c.hits[0], 1);
 		matcher_free(m);
 		rulebook_free(rb);
@@ -204,7 +204,7 @@ test_prefilter_hides_nothing(void **state)
 		if (iter == 20000)
 			matcher_tune(m, sample, sizeof sample - 1);
 		len = random_line(&seed, line, sizeof line);
-		matcher_match(m, line, len, line, len, on, &c);
+		matcher_match(m, line, len, line, len, 0, on, &c);
 		agrees(rb, md, &c, line, len);
 	}
 	pcre2_match_data_free(md);
@@ -248,11 +248,11 @@ test_block_scan_agrees(void **state)
 			if (rnd(&seed) % 11 == 0) {
 				size_t olen = random_line(&seed, other, sizeof other);
 
-				matcher_match(m, other, olen, other, olen, on, &c);
+				matcher_match(m, other, olen, other, olen, 0, on, &c);
 				agrees(rb, md, &c, other, olen);
 				memset(&c, 0, sizeof c);
 			}
-			matcher_match(m, block + starts[i], len, block + starts[i], len, on, &c);
+			matcher_match(m, block + starts[i], len, block + starts[i], len, 0, on, &c);
 			agrees(rb, md, &c, block + starts[i], len);
 		}
 	}
@@ -286,7 +286,7 @@ test_rarer_set_triggers(void **state)
 
 	(void)state;
 	/* untuned: "loss" lets g through, and its regex says no */
-	matcher_match(m, step, strlen(step), step, strlen(step), on, &(struct count){ { 0 } });
+	matcher_match(m, step, strlen(step), step, strlen(step), 0, on, &(struct count){ { 0 } });
 	assert_true(matcher_had_candidates(m) > 0);
 	/* a training log: "loss" on every line, ": nan" on none */
 	while (n + strlen(step) + 1 < sizeof tsample) {
@@ -295,13 +295,13 @@ test_rarer_set_triggers(void **state)
 		tsample[n++] = '\n';
 	}
 	matcher_tune(m, tsample, n);
-	matcher_match(m, step, strlen(step), step, strlen(step), on, &(struct count){ { 0 } });
+	matcher_match(m, step, strlen(step), step, strlen(step), 0, on, &(struct count){ { 0 } });
 	assert_int_equal(matcher_had_candidates(m), 0);
 	for (iter = 0; iter < 20000; iter++) {
 		struct count c = { { 0 } };
 
 		len = random_line(&seed, line, sizeof line);
-		matcher_match(m, line, len, line, len, on, &c);
+		matcher_match(m, line, len, line, len, 0, on, &c);
 		agrees(rb, md, &c, line, len);
 	}
 	/* a sample where ": nan" is the commoner: back to "loss" */
@@ -311,7 +311,7 @@ test_rarer_set_triggers(void **state)
 		n += 14;
 	}
 	matcher_tune(m, tsample, n);
-	matcher_match(m, step, strlen(step), step, strlen(step), on, &(struct count){ { 0 } });
+	matcher_match(m, step, strlen(step), step, strlen(step), 0, on, &(struct count){ { 0 } });
 	assert_true(matcher_had_candidates(m) > 0);
 	pcre2_match_data_free(md);
 	matcher_free(m);
@@ -344,14 +344,14 @@ test_may_continue(void **state)
 	(void)state;
 	/* a C++ stack frame: "Error" lets x through, and no words after it
 	 * make a line that starts with a class name */
-	assert_int_equal(matcher_match(m, frame, strlen(frame), frame, strlen(frame), on,
+	assert_int_equal(matcher_match(m, frame, strlen(frame), frame, strlen(frame), 0, on,
 	    &(struct count){ { 0 } }), 0);
 	n = matcher_failed(m, &failed);
 	assert_int_equal(n, 1);
 	assert_int_equal(failed[0], 0);
 	assert_false(matcher_may_continue(m, failed, n, frame, strlen(frame)));
 	/* a line cut before the words y captures: it could still match */
-	(void)matcher_match(m, half, strlen(half), half, strlen(half), on, &(struct count){ { 0 } });
+	(void)matcher_match(m, half, strlen(half), half, strlen(half), 0, on, &(struct count){ { 0 } });
 	n = matcher_failed(m, &failed);
 	assert_true(matcher_may_continue(m, failed, n, half, strlen(half)));
 	/* never a no where a continuation makes a match that starts inside
@@ -362,7 +362,7 @@ test_may_continue(void **state)
 		la = rnd(&seed) % (lb + 1);
 		lb -= la;
 		memcpy(a, j, la);
-		(void)matcher_match(m, a, la, a, la, on, &(struct count){ { 0 } });
+		(void)matcher_match(m, a, la, a, la, 0, on, &(struct count){ { 0 } });
 		n = matcher_failed(m, &failed);
 		for (i = 0; i < n; i++) {
 			const struct signature *s = rb->sigs[failed[i]];
@@ -398,10 +398,10 @@ test_fallback_only_alone(void **state)
 	struct count c = { { 0 } }, d = { { 0 } };
 
 	(void)state;
-	assert_int_equal(matcher_match(m, reset, strlen(reset), reset, strlen(reset), on, &c), 1);
+	assert_int_equal(matcher_match(m, reset, strlen(reset), reset, strlen(reset), 0, on, &c), 1);
 	assert_int_equal(c.hits[0], 1);
 	assert_int_equal(c.hits[1], 0);
-	assert_int_equal(matcher_match(m, other, strlen(other), other, strlen(other), on, &d), 1);
+	assert_int_equal(matcher_match(m, other, strlen(other), other, strlen(other), 0, on, &d), 1);
 	assert_int_equal(d.hits[0], 0);
 	assert_int_equal(d.hits[1], 1);
 	matcher_free(m);
@@ -425,7 +425,7 @@ test_catastrophic_regex_gives_up(void **state)
 	memcpy(line, "catastrophe: ", 13);
 	memset(line + 13, 'a', sizeof line - 14);
 	line[sizeof line - 1] = '!';
-	assert_int_equal(matcher_match(m, line, sizeof line, line, sizeof line, on, &c), 0);
+	assert_int_equal(matcher_match(m, line, sizeof line, line, sizeof line, 0, on, &c), 0);
 	bad = matcher_take_error(m, &code);
 	assert_non_null(bad);
 	assert_string_equal(bad->id, "slow");

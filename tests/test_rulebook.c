@@ -192,6 +192,9 @@ test_errors_name_place(void **state)
 	/* last_resort is for a failure line: a collateral one is no death */
 	role_refused(dir, "    role: collateral\n    last_resort: true\n",
 	    "last_resort is for initiating lines");
+	/* unranked is for a context line: a failure counts on any line */
+	role_refused(dir, "    role: initiating\n    unranked: true\n",
+	    "unranked is for context lines");
 	/* what fallout says is one of three kinds */
 	role_refused(dir, "    role: collateral\n    fallout: waiting\n",
 	    "unknown fallout 'waiting'");

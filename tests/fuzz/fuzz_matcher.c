@@ -97,7 +97,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		len = (size_t)(nl - p);
 		line_parse(&ls, p, len, &ln);
 		(void)matcher_take_error(m, &code);
-		matcher_match(m, p, len, ln.msg, ln.msglen, on_match, &inblock);
+		matcher_match(m, p, len, ln.msg, ln.msglen, ln.rank >= 0, on_match, &inblock);
 		if (matcher_take_error(m, &code) != NULL)
 			continue;
 		/* the same line alone (a copy, outside the block): the block's
@@ -107,7 +107,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct line lc = ln;
 
 			lc.msg = copy + (ln.msg - p);
-			matcher_match(m, copy, len, lc.msg, lc.msglen, on_match, &alone);
+			matcher_match(m, copy, len, lc.msg, lc.msglen, lc.rank >= 0, on_match, &alone);
 			FZ_CHECK(alone.n == inblock.n);
 			for (i = 0; i < alone.n; i++)
 				FZ_CHECK(alone.v[i] == inblock.v[i]);
