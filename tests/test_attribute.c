@@ -1296,7 +1296,10 @@ test_serving_worker_named_dead(void **state)
 	assert_int_equal(an->verdict, VERDICT_FAILURE);
 	assert_non_null(an->initiating);
 	assert_int_equal(an->initiating->rank, 2);
-	assert_string_equal(an->confidence, "medium");	/* a local rank taken as global */
+	/* a local rank taken as global, and a line that says the worker
+	 * died, not why: the evidence of last resort */
+	assert_string_equal(an->confidence, "low");
+	assert_non_null(strstr(an->reason, "not in these logs"));
 	done(&t);
 }
 
@@ -1901,6 +1904,34 @@ test_connection_lines_name_process(void **state)
 	done(&t);
 }
 
+/* Ranks that waited for the store's reply for the whole timeout, then a
+ * serving worker's exception, whose traceback says no more: the ranks
+ * meant to join never did (a hang at start-up), not a failure of the one
+ * that said it died. */
+static void
+test_store_wait_before_worker_exception(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "serve.log",
+	    "[rank2]:[W1130 04:12:09.118273645 socket.cpp:487] [c10d] waitForInput: socket "
+	    "SocketImpl(fd=87, addr=[gpu-b07]:40122, remote=[gpu-a01]:29500) timed out after "
+	    "1800000ms\n"
+	    "[rank3]:[W1130 04:12:09.118281002 socket.cpp:487] [c10d] waitForInput: socket "
+	    "SocketImpl(fd=88, addr=[gpu-b07]:40124, remote=[gpu-a01]:29500) timed out after "
+	    "1800000ms\n"
+	    "[2025-11-30 04:12:09 TP3] Scheduler hit an exception: Traceback (most recent call last):\n"
+	    "  File \"/opt/srv/scheduler.py\", line 88, in run_scheduler_process\n"
+	    "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank)\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_null(an->initiating);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "rendezvous-failure");
+	done(&t);
+}
+
 static void
 test_srun_task_is_rank_without_agents(void **state)
 {
@@ -1987,6 +2018,7 @@ main(void)
 		cmocka_unit_test(test_srun_task_is_rank_without_agents),
 		cmocka_unit_test(test_spliced_records),
 		cmocka_unit_test(test_connection_lines_name_process),
+		cmocka_unit_test(test_store_wait_before_worker_exception),
 	};
 
 	setenv("TZ", "UTC", 1);
