@@ -1932,6 +1932,31 @@ test_store_wait_before_worker_exception(void **state)
 	done(&t);
 }
 
+/* NCCL retrying a connect is a weak sign while the run goes on, and a
+ * wait when its process's output ends in it (stuck at init). */
+#define RETRY "node-7:40112:40190 [3] NCCL INFO Call to connect returned Connection refused, retrying\n"
+static void
+test_log_ends_in_connect_retry(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "nccl.log",
+	    "node-7:40112:40112 [3] NCCL INFO Bootstrap : Using ib0:10.0.0.7<0>\n" RETRY RETRY);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "nccl-bootstrap-failure");
+	done(&t);
+
+	an = analyse_log(&t, "nccl.log", RETRY
+	    "node-7:40112:40190 [3] NCCL INFO comm 0x55df01b24dd0 rank 3 nranks 4 cudaDev 3 busId "
+	    "7000 - Init COMPLETE\n");
+	assert_int_equal(an->verdict, VERDICT_HEALTHY);
+	done(&t);
+}
+#undef RETRY
+
 static void
 test_srun_task_is_rank_without_agents(void **state)
 {
@@ -2019,6 +2044,7 @@ main(void)
 		cmocka_unit_test(test_spliced_records),
 		cmocka_unit_test(test_connection_lines_name_process),
 		cmocka_unit_test(test_store_wait_before_worker_exception),
+		cmocka_unit_test(test_log_ends_in_connect_retry),
 	};
 
 	setenv("TZ", "UTC", 1);
