@@ -1957,6 +1957,40 @@ test_log_ends_in_connect_retry(void **state)
 }
 #undef RETRY
 
+/* NCCL RAS's report of a communicator whose ranks launched different
+ * counts of a collective: a hang; the outliers it lists may be ahead,
+ * and only a rank that launched none is named behind. */
+static void
+test_ras_mismatch_is_hang(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "ras.txt",
+	    "#0-0 (5a1c9e0b7d3f2e11) MISMATCH\n"
+	    "  Communicator ranks have different AllReduce operation counts\n"
+	    "  14 ranks have launched up to operation 812\n"
+	    "  2 ranks have launched up to operation 813\n"
+	    "  Rank 3 -- GPU 3 managed by process 51003 on node 10.0.3.17\n"
+	    "  Rank 9 -- GPU 1 managed by process 61001 on node 10.0.3.18\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "collective-desync");
+	assert_int_equal(an->nsuspects, 0);
+	done(&t);
+
+	an = analyse_log(&t, "ras.txt",
+	    "#0-0 (5a1c9e0b7d3f2e11) MISMATCH\n"
+	    "  Communicator ranks have different AllGather operation counts\n"
+	    "  15 ranks have launched up to operation 40\n"
+	    "  Rank 6 has not launched any operations -- GPU 6 managed by process 51006 on node 10.0.3.17\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_true(an->nsuspects > 0);
+	assert_int_equal(an->suspects[0].rank, 6);
+	done(&t);
+}
+
 static void
 test_srun_task_is_rank_without_agents(void **state)
 {
@@ -2045,6 +2079,7 @@ main(void)
 		cmocka_unit_test(test_connection_lines_name_process),
 		cmocka_unit_test(test_store_wait_before_worker_exception),
 		cmocka_unit_test(test_log_ends_in_connect_retry),
+		cmocka_unit_test(test_ras_mismatch_is_hang),
 	};
 
 	setenv("TZ", "UTC", 1);
