@@ -12,8 +12,10 @@
 #include "pass.h"
 #include "xmalloc.h"
 
+/* Aligned so that no two workers' scanners (written each line) share a
+ * cache line, or the pair of lines a core prefetches together. */
 struct worker {
-	struct pass	*p;
+	_Alignas(128) struct pass *p;
 	pthread_t	 th;
 	struct scanner	 sc;
 };
