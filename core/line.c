@@ -1060,6 +1060,18 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 		return header_glog(p, n, h);
 	if (p[0] >= 'C' && p[0] <= 'W' && n > 20 && (l = header_vllm(p, n, h)) != 0)
 		return l;
+	/* the level first, then the date: "ERROR 2025-04-05T00:01:19.209Z "
+	 * (a log store's export of severity and time), "INFO 2024-05-01
+	 * 12:00:00,123 " (Python logging's "%(levelname)s %(asctime)s") */
+	if (isupper_(p[0]) && (l = skip_level_word(p, n)) != 0 && l + 10 < n && isdig(p[l])) {
+		size_t d = header_iso(p + l, n - l, h);
+
+		if (d != 0) {
+			if (h->sev == 0)
+				h->sev = p[0] == 'C' ? 'F' : p[0] == 'D' ? 'V' : p[0];
+			return l + d;
+		}
+	}
 	if (isdig(p[0]))
 		return n > 10 && p[2] == '/' ? header_us_date(p, n, h) : header_iso(p, n, h);
 	return 0;

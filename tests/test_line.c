@@ -432,6 +432,39 @@ test_us_date_header(void **state)
 	assert_false(ln.ts.flags & STAMP_TIME && !(ln.ts.flags & STAMP_INHERITED));
 }
 
+/* The level before the date: a log store's export ("ERROR
+ * 2025-04-05T00:01:19.209Z ..."), Python logging's "%(levelname)s
+ * %(asctime)s"; the level word alone does not make a header. */
+static void
+test_level_then_date_header(void **state)
+{
+	struct civil c;
+
+	(void)state;
+	parse("ERROR 2025-04-05T00:01:19.209110975Z Error while creating shared memory segment");
+	msg_is("Error while creating shared memory segment");
+	assert_int_equal(ln.sev, 'E');
+	stamp_to_civil(ln.ts.sec, &c);
+	assert_int_equal(c.year, 2025);
+	assert_int_equal(c.mon, 4);
+	assert_int_equal(c.mday, 5);
+	assert_int_equal(c.sec, 19);
+	parse("INFO 2024-07-02 08:15:00,250 step 40 loss 2.31");
+	msg_is("step 40 loss 2.31");
+	assert_int_equal(ln.sev, 'I');
+	assert_true(ln.ts.flags & STAMP_TIME);
+	parse("CRITICAL: 2024-07-02 08:15:01 RuntimeError: boom");
+	msg_is("RuntimeError: boom");
+	assert_int_equal(ln.sev, 'F');
+	/* vLLM's month-day header stays vLLM's */
+	parse("ERROR 07-23 19:34:50 [multiproc_executor.py:487] WorkerProc failed to start.");
+	msg_is("WorkerProc failed to start.");
+	/* a level and a number are no header */
+	parse("INFO 2024 was a good year");
+	msg_is("INFO 2024 was a good year");
+	assert_false(ln.ts.flags & STAMP_TIME && !(ln.ts.flags & STAMP_INHERITED));
+}
+
 static void
 test_kernel_log_headers(void **state)
 {
@@ -777,6 +810,7 @@ main(void)
 		cmocka_unit_test_setup(test_dates_and_numbers_first, reset),
 		cmocka_unit_test_setup(test_glog_and_nccl, reset),
 		cmocka_unit_test_setup(test_us_date_header, reset),
+		cmocka_unit_test_setup(test_level_then_date_header, reset),
 		cmocka_unit_test_setup(test_kernel_log_headers, reset),
 		cmocka_unit_test_setup(test_inherited_time_and_records, reset),
 		cmocka_unit_test_setup(test_torchrun_summary, reset),
