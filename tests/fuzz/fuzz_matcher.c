@@ -48,13 +48,18 @@ check_line(const struct rulebook *rb, const char *line, size_t len,
     pcre2_match_context *mc)
 {
 	size_t i;
+	int other = 0;	/* a signature that is no fallback was reported */
 
+	for (i = 0; i < got->n; i++)
+		other |= !got->v[i]->fallback;
 	for (i = 0; i < rb->nsigs; i++) {
 		const struct signature *s = rb->sigs[i];
 		int want = fz_should_match(s, line, len, ln->msg, ln->msglen, md, mc);
 
 		if (want < 0)
 			continue;	/* gave up: so may the matcher */
+		if (want && s->fallback && other)
+			continue;	/* another one read the line */
 		if (want && !reported(got, s) && s->prefilter.n == 0) {
 			fprintf(stderr, "fuzz_matcher: the prefilter hides a match of %s "
 			    "('%s') on: %.*s\n", s->fullid, s->pattern, (int)len, line);
