@@ -360,6 +360,15 @@ ptr_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Both lines name no host, or the same one. */
+static int
+same_host(const struct event *a, const struct event *b)
+{
+	if (a->host == NULL || b->host == NULL)
+		return a->host == b->host;
+	return a->host == b->host || strcmp(a->host, b->host) == 0;
+}
+
 static void
 attribute_records(struct incident *in)
 {
@@ -395,7 +404,8 @@ attribute_records(struct incident *in)
 
 			if (event_file(x) != event_file(ev) || x->lineno + RECORD_SPAN < ev->lineno)
 				break;
-			if (x->sig->about_following && x->rank >= 0 && x->via != VIA_LINE) {
+			if (x->sig->about_following && x->rank >= 0 && x->via != VIA_LINE &&
+			    same_host(x, ev)) {
 				set_event_rank(in, ev, x->rank, VIA_RECORD, x->assumed);
 				break;
 			}
@@ -406,6 +416,12 @@ attribute_records(struct incident *in)
 			const struct event *x = in->events[idx[j]];
 
 			if (event_file(x) != event_file(ev) || x->lineno > ev->lineno + RECORD_SPAN)
+				break;
+			/* the same signature again, or a line of another host:
+			 * another record (nccl-tests' failure line of each host,
+			 * then mpirun's "Process name: [[J,1],R]" for the first
+			 * process that exited) */
+			if (x->sig == ev->sig || !same_host(x, ev))
 				break;
 			if (x->sig->entry == ev->sig->entry && x->rank >= 0 &&
 			    x->sig->about[ABOUT_RANK] >= 0 && x->via == VIA_MESSAGE) {

@@ -192,6 +192,35 @@ first_rival(const struct incident *in, const struct event *init, int initiating)
 }
 
 /* The failure's sentence: who, what, when, and what the order rests on. */
+/* Own failures on lines with no rank, from two hosts or more, before the
+ * initiating line in its file (nccl-tests' failure line of each host, then
+ * mpirun's "Process name: [[J,1],R]"): the logs do not say which came
+ * first. Returns how many hosts; *one is one of the lines. */
+static size_t
+unranked_hosts_before(const struct incident *in, const struct event *init,
+    const struct event **one)
+{
+	const char *h0 = NULL;
+	size_t i, hosts = 0;
+
+	*one = NULL;
+	for (i = 0; i < in->nevents && hosts < 2; i++) {
+		const struct event *ev = in->events[i];
+
+		if (ev->rank >= 0 || ev->host == NULL || event_file(ev) != event_file(init) ||
+		    ev->lineno >= init->lineno || !incident_want_own_failure(ev) ||
+		    ev->sig->last_resort)
+			continue;
+		if (h0 == NULL) {
+			h0 = ev->host;
+			*one = ev;
+			hosts = 1;
+		} else if (strcmp(h0, ev->host) != 0)
+			hosts = 2;
+	}
+	return hosts < 2 ? 0 : hosts;
+}
+
 static void
 explain_failure(struct incident *in, struct analysis *an, struct passes *p,
     struct buf *reason)
@@ -285,6 +314,13 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 			}
 		} else if (first_other == NULL)
 			buf_adds(reason, "; no other rank reported a problem");
+	}
+	if (init->rank >= 0 && unranked_hosts_before(in, init, &rival) > 0) {
+		cap(an, "low");
+		buf_printf(reason, "; but lines with no rank, from two hosts or more, failed "
+		    "before its line (%s:%lu, host %s: %s): which process failed first is not known",
+		    event_file(rival), (unsigned long)rival->lineno, rival->host,
+		    rival->sig->entry->title);
 	}
 	/* What the rank rests on. */
 	if (init->rank >= 0 && init->via == VIA_EXIT) {

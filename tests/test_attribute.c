@@ -1991,6 +1991,57 @@ test_ras_mismatch_is_hang(void **state)
 	done(&t);
 }
 
+/* nccl-tests under mpirun: each host's failure line, then mpirun's box
+ * naming the first process that exited. The hosts' lines are records of
+ * their own (none takes mpirun's rank), and the rank it names is no
+ * evidence of which process failed first. */
+static void
+test_hosts_fail_before_launcher_names_rank(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	size_t i;
+
+	(void)state;
+	an = analyse_log(&t, "mpirun.log",
+	    "gpu-a07: Test NCCL failure common.cu:1040 'unhandled cuda error (run with NCCL_DEBUG=INFO for details) / '\n"
+	    " .. gpu-a07 pid 51220: Test failure common.cu:880\n"
+	    "gpu-b11: Test NCCL failure common.cu:1040 'unhandled cuda error (run with NCCL_DEBUG=INFO for details) / '\n"
+	    " .. gpu-b11 pid 40417: Test failure common.cu:880\n"
+	    "--------------------------------------------------------------------------\n"
+	    "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+	    "the job to be terminated. The first process to do so was:\n"
+	    "\n"
+	    "  Process name: [[31877,1],97]\n"
+	    "  Exit code:    3\n"
+	    "--------------------------------------------------------------------------\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 97);
+	assert_string_equal(an->confidence, "low");
+	assert_non_null(strstr(an->reason, "two hosts or more"));
+	assert_true(an->ndiags > 1);
+	assert_string_equal(an->diags[1].entry->id, "nccl-unhandled-cuda-error");
+	assert_true(an->diags[1].nevidence > 0);
+	for (i = 0; i < an->diags[1].nevidence; i++)
+		assert_true(an->diags[1].evidence_events[i]->rank < 0);
+	done(&t);
+
+	/* the same entry's lines (a reason no other entry reads) */
+	an = analyse_log(&t, "mpirun.log",
+	    "gpu-a07: Test NCCL failure common.cu:1040 'invalid usage (run with NCCL_DEBUG=WARN for details)'\n"
+	    "gpu-b11: Test NCCL failure common.cu:1040 'invalid usage (run with NCCL_DEBUG=WARN for details)'\n"
+	    "  Process name: [[31877,1],97]\n");
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 97);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "rank-exception");
+	for (i = 0; i < an->diags[0].nevidence; i++)
+		if (an->diags[0].evidence_events[i] != an->initiating)
+			assert_true(an->diags[0].evidence_events[i]->rank < 0);
+	done(&t);
+}
+
 static void
 test_srun_task_is_rank_without_agents(void **state)
 {
@@ -2080,6 +2131,7 @@ main(void)
 		cmocka_unit_test(test_store_wait_before_worker_exception),
 		cmocka_unit_test(test_log_ends_in_connect_retry),
 		cmocka_unit_test(test_ras_mismatch_is_hang),
+		cmocka_unit_test(test_hosts_fail_before_launcher_names_rank),
 	};
 
 	setenv("TZ", "UTC", 1);
