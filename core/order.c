@@ -453,9 +453,10 @@ choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
 
 /* The entry that explains the initiating event: its own, unless its line
  * is a generic one (weight under 1: NCCL's "internal error", its return
- * codes) and the next lines of its record give the reason, which another
- * entry knows (NCCL 2.19+: "Last error:" and "Net : Call to recv from
- * ... failed : Connection refused" after it). */
+ * codes, a cut traceback) and the next lines of its record give the
+ * reason, which another entry knows (NCCL 2.19+: "Last error:" and "Net :
+ * Call to recv from ... failed : Connection refused" after it), or a line
+ * with no rank just before the record does. */
 #define DETAIL_SPAN	4	/* lines */
 
 static const struct entry *
@@ -477,6 +478,23 @@ explainer(const struct incident *in, const struct event *init)
 		    ev->sig->only_at_end)
 			continue;
 		if (detail == NULL || ev->lineno < detail->lineno)
+			detail = ev;
+	}
+	if (detail != NULL || init->rank < 0)
+		return detail != NULL ? detail->sig->entry : init->sig->entry;
+	/* Or a line with no rank just before its record, of its file: NCCL's
+	 * WARN ("Bootstrap : no socket interface found") and then the rank's
+	 * traceback of what it did to the call. */
+	incident_rank_events(in, -1, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct event *ev = in->events[in->byrank[i]];
+
+		if (ev->rank >= 0 || event_file(ev) != event_file(init) ||
+		    ev->lineno >= init->lineno || ev->lineno + RECORD_SPAN < init->lineno ||
+		    ev->sig->entry == init->sig->entry || ev->sig->weight < 1 ||
+		    !incident_want_own_failure(ev) || ev->sig->last_resort || ev->sig->only_at_end)
+			continue;
+		if (detail == NULL || ev->lineno > detail->lineno)
 			detail = ev;
 	}
 	return detail != NULL ? detail->sig->entry : init->sig->entry;

@@ -2042,6 +2042,40 @@ test_hosts_fail_before_launcher_names_rank(void **state)
 	done(&t);
 }
 
+/* NCCL's WARN, on a line with no rank, just before a rank's traceback
+ * that the log cuts: the WARN says what failed, and the headline's entry
+ * is its (one that is further away, or weighs little, does not). */
+static void
+test_warn_before_cut_traceback_explains(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "train.log",
+	    "trn-c04:18120:18120 [0] bootstrap.cc:48 NCCL WARN Bootstrap : no socket interface found\n"
+	    "trn-c04:18120:18120 [0] NCCL INFO init.cc:84 -> 3\n"
+	    "[rank0]: Traceback (most recent call last):\n"
+	    "[rank0]:   File \"/srv/train.py\", line 88, in <module>\n");
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 0);
+	assert_string_equal(an->init_entry->id, "nccl-bootstrap-failure");
+	done(&t);
+
+	an = analyse_log(&t, "train.log",
+	    "trn-c04:18120:18120 [0] bootstrap.cc:48 NCCL WARN Bootstrap : no socket interface found\n"
+	    "step 1 | loss 2.9\nstep 2 | loss 2.8\nstep 3 | loss 2.8\nstep 4 | loss 2.7\n"
+	    "step 5 | loss 2.7\nstep 6 | loss 2.6\nstep 7 | loss 2.6\nstep 8 | loss 2.5\n"
+	    "step 9 | loss 2.5\nstep 10 | loss 2.4\nstep 11 | loss 2.4\nstep 12 | loss 2.3\n"
+	    "step 13 | loss 2.3\nstep 14 | loss 2.2\nstep 15 | loss 2.2\nstep 16 | loss 2.1\n"
+	    "step 17 | loss 2.1\nstep 18 | loss 2.0\nstep 19 | loss 2.0\nstep 20 | loss 1.9\n"
+	    "step 21 | loss 1.9\nstep 22 | loss 1.8\nstep 23 | loss 1.8\nstep 24 | loss 1.7\n"
+	    "[rank0]: Traceback (most recent call last):\n");
+	assert_non_null(an->initiating);
+	assert_string_equal(an->init_entry->id, "rank-exception");
+	done(&t);
+}
+
 static void
 test_srun_task_is_rank_without_agents(void **state)
 {
@@ -2132,6 +2166,7 @@ main(void)
 		cmocka_unit_test(test_log_ends_in_connect_retry),
 		cmocka_unit_test(test_ras_mismatch_is_hang),
 		cmocka_unit_test(test_hosts_fail_before_launcher_names_rank),
+		cmocka_unit_test(test_warn_before_cut_traceback_explains),
 	};
 
 	setenv("TZ", "UTC", 1);
