@@ -191,36 +191,34 @@ first_rival(const struct incident *in, const struct event *init, int initiating)
 	return next;
 }
 
-/* The failure's sentence: who, what, when, and what the order rests on. */
 /* Own failures on lines with no rank, from two hosts or more, before the
  * initiating line in its file (nccl-tests' failure line of each host, then
  * mpirun's "Process name: [[J,1],R]"): the logs do not say which came
- * first. Returns how many hosts; *one is one of the lines. */
-static size_t
-unranked_hosts_before(const struct incident *in, const struct event *init,
-    const struct event **one)
+ * first. The first of them, or NULL. */
+static const struct event *
+unranked_hosts_before(const struct incident *in, const struct event *init)
 {
-	const char *h0 = NULL;
-	size_t i, hosts = 0;
+	const struct event *first = NULL;
+	size_t i;
 
-	*one = NULL;
-	for (i = 0; i < in->nevents && hosts < 2; i++) {
+	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
 
 		if (ev->rank >= 0 || ev->host == NULL || event_file(ev) != event_file(init) ||
 		    ev->lineno >= init->lineno || !incident_want_own_failure(ev) ||
 		    ev->sig->last_resort)
 			continue;
-		if (h0 == NULL) {
-			h0 = ev->host;
-			*one = ev;
-			hosts = 1;
-		} else if (strcmp(h0, ev->host) != 0)
-			hosts = 2;
+		if (first == NULL || ev->lineno < first->lineno) {
+			if (first != NULL && strcmp(first->host, ev->host) != 0)
+				return ev;
+			first = ev;
+		} else if (strcmp(first->host, ev->host) != 0)
+			return first;
 	}
-	return hosts < 2 ? 0 : hosts;
+	return NULL;
 }
 
+/* The failure's sentence: who, what, when, and what the order rests on. */
 static void
 explain_failure(struct incident *in, struct analysis *an, struct passes *p,
     struct buf *reason)
@@ -315,7 +313,7 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		} else if (first_other == NULL)
 			buf_adds(reason, "; no other rank reported a problem");
 	}
-	if (init->rank >= 0 && unranked_hosts_before(in, init, &rival) > 0) {
+	if (init->rank >= 0 && (rival = unranked_hosts_before(in, init)) != NULL) {
 		cap(an, "low");
 		buf_printf(reason, "; but lines with no rank, from two hosts or more, failed "
 		    "before its line (%s:%lu, host %s: %s): which process failed first is not known",
