@@ -55,6 +55,13 @@ want_teardown(const struct event *ev)
 	return ev->sig->role == ROLE_COLLATERAL && ev->sig->fallout == FALLOUT_TEARDOWN;
 }
 
+/* Fallout that is not the launcher's teardown: a peer gone, a wait. */
+static int
+want_peer_fallout(const struct event *ev)
+{
+	return incident_want_collateral(ev) && ev->sig->fallout != FALLOUT_TEARDOWN;
+}
+
 /* Was ev written after w, as far as the logs tell? In one file (one
  * rank's stream) by line order; across files by their own times only. */
 static int
@@ -169,7 +176,9 @@ set_aside(const struct aside *a, const struct event *ev)
  * short says that its rank failed, not how: it counts only when the rank
  * has no other, and while another rank reports fallout it is as likely
  * the same fallout (every rank's traceback after a timeout, one of them
- * cut by the paste): no candidate. */
+ * cut by the paste): no candidate; nor when the rank's own fallout (not
+ * its launcher's teardown) is a record before it (that fallout's
+ * traceback). */
 static const struct event *
 first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 {
@@ -208,7 +217,19 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 	if (aside && first == NULL)
 		return NULL;
 	if (first == NULL) {
+		const struct event *coll;
+
 		if ((first = incident_first_of_rank(in, rank, incident_want_own_failure)) == NULL)
+			return NULL;
+		/* its own fallout (a peer gone, a wait: not its launcher's
+		 * teardown) a record before: the cut record is that fallout's
+		 * traceback ("Rank 3 ... received errors while waiting for
+		 * send/recv from rank 0", then "Traceback (most recent call
+		 * last):" and the end) */
+		if (rank >= 0 && first->sig->only_at_end &&
+		    (coll = incident_first_of_rank(in, rank, want_peer_fallout)) != NULL &&
+		    event_file(coll) == event_file(first) && coll->lineno < first->lineno &&
+		    coll->lineno + RECORD_SPAN >= first->lineno)
 			return NULL;
 		if (rank >= 0 && incident_first_of_rank(in, rank, incident_want_collateral) != NULL)
 			fallout--;

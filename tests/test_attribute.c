@@ -2076,6 +2076,28 @@ test_warn_before_cut_traceback_explains(void **state)
 	done(&t);
 }
 
+/* A rank's fallout, then its traceback cut by the end of the paste: the
+ * traceback is the fallout's, not a failure of its own, and the rank
+ * the fallout points at is the suspect. */
+static void
+test_cut_traceback_after_own_fallout(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "serve.log",
+	    "[rank5]:[E0602 10:11:12.426633564 ProcessGroupGloo.cpp:143] Rank 5 successfully "
+	    "reached monitoredBarrier, but received errors while waiting for send/recv from "
+	    "rank 2. Please check rank 2 logs for faulty rank.\n"
+	    "[rank5]: Traceback (most recent call last):\n"
+	    "[rank5]:   File \"/srv/serve.py\", line 41, in <module>\n");
+	assert_null(an->initiating);
+	assert_true(an->nsuspects > 0);
+	assert_int_equal(an->suspects[0].rank, 2);
+	done(&t);
+}
+
 static void
 test_srun_task_is_rank_without_agents(void **state)
 {
@@ -2167,6 +2189,7 @@ main(void)
 		cmocka_unit_test(test_ras_mismatch_is_hang),
 		cmocka_unit_test(test_hosts_fail_before_launcher_names_rank),
 		cmocka_unit_test(test_warn_before_cut_traceback_explains),
+		cmocka_unit_test(test_cut_traceback_after_own_fallout),
 	};
 
 	setenv("TZ", "UTC", 1);
