@@ -37,6 +37,9 @@ struct passes {
 	 * weight 1 or more of an entry tagged hang or timeout), or failed
 	 * of an error that began elsewhere (any other entry but a teardown) */
 	int			  coll_waits, coll_errors;
+	/* ... or only ended ranks: every collateral line a teardown, no
+	 * line of last resort, no wait in any words */
+	int			  coll_teardown_only;
 	const struct event	 *first_told;	/* earliest collateral event of weight 1 or more */
 	/* suspects: the ranks scored, each with its score, whether a
 	 * condition blamed it, and why; at[rank] is its index (only ranks the

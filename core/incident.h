@@ -142,6 +142,9 @@ struct analysis {
 	const struct entry	*init_entry;
 	const char		*confidence;	/* "high" "medium" "low" */
 	char			*reason;
+	/* a failure of teardown only: the launcher or the scheduler ended
+	 * the ranks, and no rank failed or waited before (verdict.c) */
+	int			 stopped;
 	struct suspect		*suspects;	/* best first */
 	size_t			 nsuspects;
 	char			**reasons;	/* the suspects' reasons, each once */

@@ -566,4 +566,9 @@ order_choose(struct incident *in, struct analysis *an, struct passes *p)
 		if (!waited_any)
 			p->coll_errors = 1;
 	}
+	p->coll_teardown_only = p->first_coll != NULL && died == NULL && !waited_any &&
+	    !p->coll_errors && !p->coll_waits;
+	for (i = 0; p->coll_teardown_only && i < in->nevents; i++)
+		if (in->events[i]->sig->role == ROLE_COLLATERAL && !want_teardown(in->events[i]))
+			p->coll_teardown_only = 0;
 }

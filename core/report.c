@@ -136,7 +136,8 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 		add_safe(b, an->init_entry->title);
 	} else if (an->verdict != VERDICT_HEALTHY && an->initiating == NULL) {
 		if (an->verdict == VERDICT_FAILURE)
-			buf_adds(b, "  only fallout, no cause shown");
+			buf_adds(b, an->stopped ? "  only teardown, no cause shown" :
+			    "  only fallout, no cause shown");
 		if (an->nsuspects > 0)
 			buf_printf(b, "%ssuspect rank %d", an->verdict == VERDICT_FAILURE ?
 			    "; " : "  ", an->suspects[0].rank);

@@ -43,7 +43,14 @@ verdict_decide(struct incident *in, struct analysis *an, struct passes *p)
 		 * the network) and none waited: the run failed, of a cause
 		 * these logs do not show */
 		an->verdict = VERDICT_FAILURE;
-	else if (p->first_coll != NULL || (an->nsuspects > 0 && an->suspects[0].score >= 3))
+	else if (p->coll_teardown_only && !(an->nsuspects > 0 && an->suspects[0].score >= 3)) {
+		/* the launcher or the scheduler ended the ranks and none had
+		 * failed or waited: a worker's failure these logs do not
+		 * show, or a stop from outside (a closed terminal, a time
+		 * limit, a cancel); no hang the logs show */
+		an->verdict = VERDICT_FAILURE;
+		an->stopped = 1;
+	} else if (p->first_coll != NULL || (an->nsuspects > 0 && an->suspects[0].score >= 3))
 		an->verdict = VERDICT_HANG;
 	else
 		an->verdict = VERDICT_HEALTHY;
@@ -405,6 +412,10 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 		const struct event *fc = p->first_told != NULL ? p->first_told : p->first_coll;
 
 		buf_adds(&reason, an->verdict == VERDICT_HANG ? "no rank reported an error of its own" :
+		    an->stopped ? "their launcher or the scheduler ended the ranks, and no rank "
+		    "failed or waited before: a worker failed without a line in these logs, or "
+		    "the run was stopped from outside (a closed terminal, a time limit, a cancel; "
+		    "a run that hung is stopped this way too, so look at its last progress)" :
 		    "ranks failed of fallout only (a peer gone, the network, a launcher's word that "
 		    "a worker failed), none of a cause of its own: the cause is on a rank or host "
 		    "these logs do not show, or in the network");

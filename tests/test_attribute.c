@@ -2098,6 +2098,40 @@ test_cut_traceback_after_own_fallout(void **state)
 	done(&t);
 }
 
+/* A log whose only fallout is its launcher ending the ranks: a failure
+ * of teardown only (a worker's failure not shown, or a stop from
+ * outside), not a hang: no rank waited. With a wait it is a hang. */
+static void
+test_teardown_only_is_failure(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "agent.log",
+	    "{'loss': 1.41, 'epoch': 2.57}\n"
+	    "W1215 23:37:18.348000 7625 torch/distributed/elastic/agent/server/api.py:723] "
+	    "Received 1 death signal, shutting down workers\n"
+	    "W1215 23:37:18.351000 7625 torch/distributed/elastic/multiprocessing/api.py:900] "
+	    "Sending process 7626 closing signal SIGHUP\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_null(an->initiating);
+	assert_true(an->stopped);
+	assert_string_equal(an->confidence, "low");
+	assert_non_null(strstr(an->reason, "stopped from outside"));
+	done(&t);
+
+	an = analyse_log(&t, "agent.log",
+	    "[rank1]:[E1215 23:30:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=2, "
+	    "NumelOut=2, Timeout(ms)=600000) ran for 600008 milliseconds before timing out.\n"
+	    "W1215 23:37:18.351000 7625 torch/distributed/elastic/multiprocessing/api.py:900] "
+	    "Sending process 7626 closing signal SIGTERM\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_false(an->stopped);
+	done(&t);
+}
+
 static void
 test_srun_task_is_rank_without_agents(void **state)
 {
@@ -2190,6 +2224,7 @@ main(void)
 		cmocka_unit_test(test_hosts_fail_before_launcher_names_rank),
 		cmocka_unit_test(test_warn_before_cut_traceback_explains),
 		cmocka_unit_test(test_cut_traceback_after_own_fallout),
+		cmocka_unit_test(test_teardown_only_is_failure),
 	};
 
 	setenv("TZ", "UTC", 1);

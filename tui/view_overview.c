@@ -200,6 +200,8 @@ draw_verdict(struct tui *t)
 		    an->suspects[0].rank);
 	else if (an->verdict == VERDICT_HANG)
 		full = snprintf(claim, sizeof claim, "no rank failed and none stands out");
+	else if (an->verdict == VERDICT_FAILURE && an->stopped)
+		full = snprintf(claim, sizeof claim, "only teardown; the cause is not in these logs");
 	else if (an->verdict == VERDICT_FAILURE && an->nsuspects > 0)
 		full = snprintf(claim, sizeof claim, "only fallout, no cause shown; suspect rank %d",
 		    an->suspects[0].rank);
