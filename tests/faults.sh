@@ -310,7 +310,13 @@ sleep 60 > "$TMP/10.pipe" &
 spid=$!
 "$RW" --report - < "$TMP/10.pipe" > "$TMP/10.out" 2> "$TMP/10.err" &
 pid=$!
-sleep 0.5
+# until it waits in read(0, ...) (a sanitizer build on a busy machine may
+# still be loading its rules after half a second), 10 s at most
+i=0
+while [ $i -lt 100 ] && ! grep -q '^0 0x0 ' "/proc/$pid/syscall" 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
 kill -INT $pid
 t0=$(date +%s)
 wait $pid; rc=$?
