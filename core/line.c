@@ -1277,11 +1277,12 @@ spliced_at(const char *p, size_t n)
 {
 	const char *q = p + 1, *e = p + n, *d, *s;
 
-	while (e - q > 8 && (q = memchr(q, '[', (size_t)(e - q))) != NULL) {
+	/* (the shortest, "[rankN]:", is 8 bytes; "[defaultN]:" 11) */
+	while (e - q >= 8 && (q = memchr(q, '[', (size_t)(e - q))) != NULL && e - q >= 8) {
 		d = q + 1;
 		if (d[0] == 'r' && memcmp(d, "rank", 4) == 0)
 			d += 4;
-		else if (d[0] == 'd' && e - d > 9 && memcmp(d, "default", 7) == 0)
+		else if (d[0] == 'd' && e - d >= 10 && memcmp(d, "default", 7) == 0)
 			d += 7;
 		else {
 			q = d;

@@ -325,6 +325,30 @@ test_spliced_record_ends_message(void **state)
 	msg_is("ranks [rank3] and [rank4]:x differ, see [rank]: [ranked]:");
 	parse("RuntimeError: step 41[rank3]: boom");
 	assert_int_equal(ln.splice, 0);
+	/* a prefix's start at the very end of the line is read no further
+	 * than the line (each copied to a buffer of its own size, so that a
+	 * sanitizer build sees any byte read past it) */
+	{
+		static const char *const ends[] = { "[rank0]: loss 2.5, lr 1e-4 [", "[rank0]: loss 2.5, lr 1e-4 [r",
+		    "[rank0]: loss 2.5, lr 1e-4 [ran", "[rank0]: loss 2.5, lr 1e-4 [rank3",
+		    "[rank0]: loss 2.5, lr 1e-4 [rank3]", "[rank0]: loss 2.5, lr 1e-4 [default",
+		    "[rank0]: loss 2.5, lr 1e-4 [default1]" };
+		size_t i;
+
+		for (i = 0; i < sizeof ends / sizeof *ends; i++) {
+			size_t n = strlen(ends[i]);
+			char *b = malloc(n);
+
+			assert_non_null(b);
+			memcpy(b, ends[i], n);
+			line_parse(&st, b, n, &ln);
+			assert_int_equal(ln.rank, 0);
+			assert_int_equal(ln.splice, 0);
+			free(b);
+		}
+		parse("[rank0]: loss 2.5 [rank3]:");
+		assert_int_equal(ln.splice, strlen("[rank0]: loss 2.5 "));
+	}
 }
 
 static void
