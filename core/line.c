@@ -1278,7 +1278,7 @@ spliced_at(const char *p, size_t n)
 	const char *q = p + 1, *e = p + n, *d, *s;
 
 	/* (the shortest, "[rankN]:", is 8 bytes; "[defaultN]:" 11) */
-	while (e - q >= 8 && (q = memchr(q, '[', (size_t)(e - q))) != NULL && e - q >= 8) {
+	while ((q = memchr(q, '[', (size_t)(e - q))) != NULL && e - q >= 8) {
 		d = q + 1;
 		if (d[0] == 'r' && memcmp(d, "rank", 4) == 0)
 			d += 4;

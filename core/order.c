@@ -525,7 +525,7 @@ void
 order_choose(struct incident *in, struct analysis *an, struct passes *p)
 {
 	const struct event *died = NULL;
-	int waited_any = 0;
+	int waited_any = 0, not_teardown = 0;
 	size_t i;
 
 	choose_initiating(in, an, p);
@@ -541,6 +541,7 @@ order_choose(struct incident *in, struct analysis *an, struct passes *p)
 		if (ev->sig->role != ROLE_COLLATERAL)
 			continue;
 		waited_any |= ev->sig->fallout == FALLOUT_WAIT;
+		not_teardown |= ev->sig->fallout != FALLOUT_TEARDOWN;
 		if (p->first_coll == NULL || event_cmp_time(ev, p->first_coll) < 0)
 			p->first_coll = ev;
 		/* (a generic line of a wait, weight under 1, is none: every
@@ -566,9 +567,6 @@ order_choose(struct incident *in, struct analysis *an, struct passes *p)
 		if (!waited_any)
 			p->coll_errors = 1;
 	}
-	p->coll_teardown_only = p->first_coll != NULL && died == NULL && !waited_any &&
-	    !p->coll_errors && !p->coll_waits;
-	for (i = 0; p->coll_teardown_only && i < in->nevents; i++)
-		if (in->events[i]->sig->role == ROLE_COLLATERAL && !want_teardown(in->events[i]))
-			p->coll_teardown_only = 0;
+	/* (every collateral line a teardown: no wait, no error among them) */
+	p->coll_teardown_only = p->first_coll != NULL && died == NULL && !not_teardown;
 }

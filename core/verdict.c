@@ -35,6 +35,8 @@ assign_role(struct rankstate *rs, enum rank_role role, const char *why)
 void
 verdict_decide(struct incident *in, struct analysis *an, struct passes *p)
 {
+	int strong = an->nsuspects > 0 && an->suspects[0].score >= 3;
+
 	(void)in;
 	if (an->initiating != NULL)
 		an->verdict = VERDICT_FAILURE;
@@ -43,14 +45,14 @@ verdict_decide(struct incident *in, struct analysis *an, struct passes *p)
 		 * the network) and none waited: the run failed, of a cause
 		 * these logs do not show */
 		an->verdict = VERDICT_FAILURE;
-	else if (p->coll_teardown_only && !(an->nsuspects > 0 && an->suspects[0].score >= 3)) {
+	else if (p->coll_teardown_only && !strong) {
 		/* the launcher or the scheduler ended the ranks and none had
 		 * failed or waited: a worker's failure these logs do not
 		 * show, or a stop from outside (a closed terminal, a time
 		 * limit, a cancel); no hang the logs show */
 		an->verdict = VERDICT_FAILURE;
 		an->stopped = 1;
-	} else if (p->first_coll != NULL || (an->nsuspects > 0 && an->suspects[0].score >= 3))
+	} else if (p->first_coll != NULL || strong)
 		an->verdict = VERDICT_HANG;
 	else
 		an->verdict = VERDICT_HEALTHY;
@@ -206,6 +208,7 @@ static const struct event *
 unranked_hosts_before(const struct incident *in, const struct event *init)
 {
 	const struct event *first = NULL;
+	int hosts = 0;	/* 1: one host so far, 2: two or more */
 	size_t i;
 
 	for (i = 0; i < in->nevents; i++) {
@@ -215,14 +218,14 @@ unranked_hosts_before(const struct incident *in, const struct event *init)
 		    ev->lineno >= init->lineno || !incident_want_own_failure(ev) ||
 		    ev->sig->last_resort)
 			continue;
-		if (first == NULL || ev->lineno < first->lineno) {
-			if (first != NULL && strcmp(first->host, ev->host) != 0)
-				return ev;
+		if (first == NULL)
+			hosts = 1;
+		else if (strcmp(first->host, ev->host) != 0)
+			hosts = 2;
+		if (first == NULL || ev->lineno < first->lineno)
 			first = ev;
-		} else if (strcmp(first->host, ev->host) != 0)
-			return first;
 	}
-	return NULL;
+	return hosts == 2 ? first : NULL;
 }
 
 /* The failure's sentence: who, what, when, and what the order rests on. */
