@@ -198,17 +198,19 @@ host_span(const char *p, size_t n, size_t max, unsigned *seen)
 }
 
 /* A plain host name, "gpu003", "node1", "dgx01": letters (and _), then
- * digits, up to 32 bytes; not "rank3". */
+ * digits, up to 32 bytes; not "rank3", and not in capitals only, as
+ * Ascend's error codes are ("EI0002: [PID: 13075] ..."). */
 static int
 plain_host(const char *p, size_t n)
 {
 	size_t i = 0;
+	int lower = 0;
 
 	if (n >= 4 && (p[0] | 0x20) == 'r' && memcmp(p + 1, "ank", 3) == 0)
 		return 0;
-	while (i < n && hostclass[(unsigned char)p[i]] == 1)
-		i++;
-	if (i == 0 || i == n || n > 32)
+	for (; i < n && hostclass[(unsigned char)p[i]] == 1; i++)
+		lower |= p[i] >= 'a' && p[i] <= 'z';
+	if (i == 0 || i == n || n > 32 || !lower)
 		return 0;
 	while (i < n && isdig(p[i]))
 		i++;
@@ -1167,6 +1169,38 @@ is_exception_line(const char *p, size_t n)
 	return error_name(p, i) || (i >= 9 && memcmp(p + i - 9, "Interrupt", 9) == 0);
 }
 
+/* Python's last word on an exception it could not raise (a __del__, a
+ * finalizer, a callback: sys.unraisablehook): "Exception ignored in:
+ * <function _MultiProcessingDataLoaderIter.__del__ ...>", then its
+ * traceback, which ends in the exception line. The process went on: the
+ * record's lines are flagged LINE_IGNORED. Another rank's lines may come
+ * between; any other line of its own rank (or of none) ends it. */
+static void
+ignored_record(struct linestate *st, struct line *out)
+{
+	const char *p = out->msg;
+	size_t n = out->msglen;
+
+	if (n > 18 && (p[0] == 'E' || p[0] == '^') && (starts(p, n, "Exception ignored ") ||
+	    starts(p, n, "^CException ignored "))) {
+		st->ignoring = 1;
+		st->ignored_rank = out->rank_from == RANK_INHERIT ? -1 : out->rank;
+		out->flags |= LINE_IGNORED;
+		return;
+	}
+	if (!st->ignoring || (out->rank >= 0 && out->rank_from != RANK_INHERIT &&
+	    st->ignored_rank >= 0 && out->rank != st->ignored_rank))
+		return;
+	if (n == 0 || p[0] == ' ' || p[0] == '\t' || starts(p, n, "Traceback (most recent") ||
+	    starts(p, n, "During handling of the above") || starts(p, n, "The above exception")) {
+		out->flags |= LINE_IGNORED;
+		return;
+	}
+	if (is_exception_line(p, n))
+		out->flags |= LINE_IGNORED;
+	st->ignoring = 0;
+}
+
 /* The torchrun failure summary: attribute its fields to the rank each
  * "[idx]:" entry names, with the time the agent wrote down. */
 static void
@@ -1598,6 +1632,8 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		st->record_from = out->rank_from;
 	} else if (out->rank_from == RANK_NONE && n > 0)
 		st->record_rank = -1;
+
+	ignored_record(st, out);
 
 	if (out->ts.flags & STAMP_TIME) {
 		if (!(out->flags & LINE_SUMMARY))

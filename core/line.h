@@ -33,6 +33,9 @@ enum rank_from {
 #define LINE_ROOT_CAUSE		0x04	/* in torchrun's "Root Cause" section */
 #define LINE_SUMMARY		0x08	/* part of a torchrun failure summary */
 #define LINE_BLANK		0x10
+#define LINE_IGNORED		0x20	/* in a traceback Python printed as
+					 * ignored ("Exception ignored in: ..."):
+					 * its exception did not end the process */
 
 struct line {
 	const char	*raw;
@@ -78,6 +81,8 @@ struct linestate {
 					 * before a log line (hashes, newest first) */
 	struct stamp	 sum_time;
 	unsigned long	 group_ranked;	/* lines ranked only by a group rank */
+	int		 ignoring;	/* in an "Exception ignored" record */
+	int		 ignored_rank;	/* its rank, -1 */
 	int		 cr_free;	/* set by the reader: the lines it hands
 					 * over now hold no '\r' */
 	int		 tee_offset;	/* global - local rank of "[defaultL]:[rankG]:"

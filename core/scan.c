@@ -222,6 +222,11 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 
 	if (minor && fc->trouble_only)
 		return;
+	/* an exception Python printed as ignored did not end its process:
+	 * no line of its record tells how a rank failed (the same words
+	 * still count as fallout or as a sign) */
+	if ((ln->flags & LINE_IGNORED) && sig->role == ROLE_INITIATING)
+		return;
 	if (sig->only_at_end) {
 		cut_hold(fc->src, ln, event_new(sig, ln, &src->where, 1, NULL, subject, ov, NULL));
 		fc->trouble++;

@@ -2163,6 +2163,46 @@ test_srun_task_is_rank_without_agents(void **state)
 	done(&t);
 }
 
+/* An exception Python printed as ignored (a __del__ at shutdown) ended no
+ * process: the run's only other fallout is a timeout, so a hang; the same
+ * traceback uncaught is the rank's failure. */
+static void
+test_ignored_exception_is_no_failure(void **state)
+{
+	static const char *const head[] = {
+		"Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f0>\n",
+		"",
+	};
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	char log[2048];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		snprintf(log, sizeof log, "%s"
+		    "Traceback (most recent call last):\n"
+		    "  File \"/opt/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", "
+		    "line 1477, in __del__\n"
+		    "    self._shutdown_workers()\n"
+		    "TimeoutError: Operation timed out!\n"
+		    "[rank1]:[E0516 06:09:16.295666043 ProcessGroupNCCL.cpp:629] [Rank 1] Watchdog caught "
+		    "collective operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=8, "
+		    "NumelOut=8, Timeout(ms)=600000) ran for 600041 milliseconds before timing out.\n",
+		    head[i]);
+		an = analyse_log(&t, "train.log", log);
+		if (i == 0) {
+			assert_int_equal(an->verdict, VERDICT_HANG);
+			assert_null(an->initiating);
+		} else {
+			assert_int_equal(an->verdict, VERDICT_FAILURE);
+			assert_non_null(an->initiating);
+			assert_string_equal(an->initiating->sig->entry->id, "rank-exception");
+		}
+		done(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -2225,6 +2265,7 @@ main(void)
 		cmocka_unit_test(test_warn_before_cut_traceback_explains),
 		cmocka_unit_test(test_cut_traceback_after_own_fallout),
 		cmocka_unit_test(test_teardown_only_is_failure),
+		cmocka_unit_test(test_ignored_exception_is_no_failure),
 	};
 
 	setenv("TZ", "UTC", 1);

@@ -185,6 +185,48 @@ test_plain_host_prefix(void **state)
 	msg_is("rank3: Traceback (most recent call last):");
 	parse("Step42: ok then");
 	msg_is("Step42: ok then");
+	/* capitals and digits are an Ascend error code, not a host */
+	parse("EI0002: [PID: 13075] 2025-06-25-10:45:23.586.187 The wait execution of the "
+	    "Notify register times out.");
+	assert_null(ln.host);
+	assert_int_equal(ln.msg[0], 'E');
+	parse("EZ9999: [PID: 14897] Inner Error!");
+	assert_null(ln.host);
+}
+
+/* Python's "Exception ignored in:" and the traceback after it: each line
+ * flagged, up to its exception line; another rank's line between leaves
+ * it open, and a line of its own rank that is none of it ends it. */
+static void
+test_ignored_exception_record(void **state)
+{
+	(void)state;
+	parse("[rank2]: Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ "
+	    "at 0x7f3a2c1d0>");
+	assert_true(ln.flags & LINE_IGNORED);
+	parse("[rank2]: Traceback (most recent call last):");
+	assert_true(ln.flags & LINE_IGNORED);
+	parse("[rank5]: step 40 loss 2.11");
+	assert_false(ln.flags & LINE_IGNORED);
+	parse("[rank2]:   File \"/opt/venv/lib/python3.11/site-packages/torch/utils/data/"
+	    "dataloader.py\", line 1477, in __del__");
+	assert_true(ln.flags & LINE_IGNORED);
+	parse("[rank2]: AssertionError: can only test a child process");
+	assert_true(ln.flags & LINE_IGNORED);
+	/* ended: the next traceback of the rank is its own */
+	parse("[rank2]: Traceback (most recent call last):");
+	assert_false(ln.flags & LINE_IGNORED);
+	parse("[rank2]: ValueError: bad shape");
+	assert_false(ln.flags & LINE_IGNORED);
+	/* unranked, after ^C; a line that is no part of it ends it */
+	parse("^CException ignored in: <module 'threading' from '/usr/lib/python3.11/threading.py'>");
+	assert_true(ln.flags & LINE_IGNORED);
+	parse("Traceback (most recent call last):");
+	assert_true(ln.flags & LINE_IGNORED);
+	parse("Epoch 3: 100%|##########| 40/40");
+	assert_false(ln.flags & LINE_IGNORED);
+	parse("KeyboardInterrupt:");
+	assert_false(ln.flags & LINE_IGNORED);
 }
 
 static void
@@ -835,6 +877,7 @@ main(void)
 		cmocka_unit_test_setup(test_c10_old_shapes, reset),
 		cmocka_unit_test_setup(test_excepthook_and_repeated_prefixes, reset),
 		cmocka_unit_test_setup(test_plain_host_prefix, reset),
+		cmocka_unit_test_setup(test_ignored_exception_record, reset),
 		cmocka_unit_test_setup(test_torchrun_tee_local_rank, reset),
 		cmocka_unit_test_setup(test_slurm_label_mpi_ray, reset),
 		cmocka_unit_test_setup(test_glued_after_progress_bar, reset),
