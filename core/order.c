@@ -153,9 +153,28 @@ waits_before(const struct waits *w, const struct event *ev)
 	return 0;
 }
 
+/* How far after a generic line (weight under 1) the lines of its record
+ * that give its reason reach (NCCL's "Last error:", the CANN error text
+ * torch_npu puts after its RuntimeError). */
+#define DETAIL_SPAN	4	/* lines */
+
+/* Is the wait w one of the lines that give the generic line ev's reason:
+ * a few lines after it in its file, of its process as far as the lines
+ * tell (rank, host, pid)? torch_npu's "RuntimeError: ... NPU error, error
+ * code is 107020", then the CANN lines, then "hccl fftsplus task timeout":
+ * the exception reports the timeout. */
+static int
+reason_is_wait(const struct event *ev, const struct event *w)
+{
+	return ev->sig->weight < 1 && event_file(w) == event_file(ev) &&
+	    w->lineno > ev->lineno && w->lineno <= ev->lineno + DETAIL_SPAN &&
+	    w->rank == ev->rank && w->host == ev->host && w->pid == ev->pid;
+}
+
 /* What sets a failure line aside as a timeout's consequence: for a
  * rank, being written after its own first timeout (own); with no rank,
- * being generic (weight under 1) and written after any rank's (all). */
+ * being generic (weight under 1) and written after any rank's (all);
+ * and a generic line whose record goes on to the timeout (its reason). */
 struct aside {
 	const struct event	*own;
 	const struct waits	*all;
@@ -164,9 +183,20 @@ struct aside {
 static int
 set_aside(const struct aside *a, const struct event *ev)
 {
+	size_t k;
+
 	if (a->own != NULL)
-		return written_after(ev, a->own);
-	return a->all != NULL && ev->sig->weight < 1 && waits_before(a->all, ev);
+		return written_after(ev, a->own) || reason_is_wait(ev, a->own);
+	if (a->all == NULL || ev->sig->weight >= 1)
+		return 0;
+	if (waits_before(a->all, ev))
+		return 1;
+	for (k = waits_from(a->all, ev, ev->lineno + 1); k < a->all->n &&
+	    event_file(a->all->v[k]) == event_file(ev) &&
+	    a->all->v[k]->lineno <= ev->lineno + DETAIL_SPAN; k++)
+		if (reason_is_wait(ev, a->all->v[k]))
+			return 1;
+	return 0;
 }
 
 /* A rank's own first failure: its earliest initiating event, unless a
@@ -478,7 +508,6 @@ choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
  * reason, which another entry knows (NCCL 2.19+: "Last error:" and "Net :
  * Call to recv from ... failed : Connection refused" after it), or a line
  * with no rank just before the record does. */
-#define DETAIL_SPAN	4	/* lines */
 
 static const struct entry *
 explainer(const struct incident *in, const struct event *init)

@@ -2203,6 +2203,48 @@ test_ignored_exception_is_no_failure(void **state)
 	}
 }
 
+/* A generic error line (torch_npu's RuntimeError naming only the call and
+ * its code) whose record goes on to a timeout reports that timeout: a
+ * hang. When its record goes on to a fault of its own, a failure. */
+static void
+test_generic_error_reports_its_wait(void **state)
+{
+	static const char *const reason[] = {
+		"(train pid=4410) EI0002: [PID: 4410] 2025-06-25-10:45:23.586.187 The wait execution "
+		"of the Notify register times out. Reason: The Notify register has not received the "
+		"Notify record from remote rank: [unknown].\n",
+		"(train pid=4410) EZ9999: [PID: 4410] 2025-06-25-10:45:23.381.401 The error from "
+		"device(chipId:3, dieId:0), serial number is 2, there is an aivec error exception, "
+		"core id is 5, error code = 0\n",
+	};
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	char log[2048];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		snprintf(log, sizeof log,
+		    "(train pid=4410) RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/"
+		    "NPUStream.cpp:363 NPU error, error code is 107020\n"
+		    "(train pid=4410) [ERROR] 2025-06-25-10:45:23 (PID:4410, Device:0, RankID:3) "
+		    "ERR00100 PTA call acl api failed\n"
+		    "(train pid=4410) EI9999: Inner Error!\n"
+		    "%s", reason[i]);
+		an = analyse_log(&t, "train.log", log);
+		assert_true(an->ndiags > 0);
+		if (i == 0) {
+			assert_int_equal(an->verdict, VERDICT_HANG);
+			assert_null(an->initiating);
+			assert_string_equal(an->diags[0].entry->id, "nccl-watchdog-timeout");
+		} else {
+			assert_int_equal(an->verdict, VERDICT_FAILURE);
+			assert_string_equal(an->diags[0].entry->id, "cuda-illegal-memory-access");
+		}
+		done(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -2266,6 +2308,7 @@ main(void)
 		cmocka_unit_test(test_cut_traceback_after_own_fallout),
 		cmocka_unit_test(test_teardown_only_is_failure),
 		cmocka_unit_test(test_ignored_exception_is_no_failure),
+		cmocka_unit_test(test_generic_error_reports_its_wait),
 	};
 
 	setenv("TZ", "UTC", 1);
