@@ -440,7 +440,9 @@ attribute_records(struct incident *in)
  * When its lines name exactly one failed worker (one it terminated
  * itself, SIGTERM, is teardown, not a failure), an initiating line with
  * no rank, in the same file, before the last of those lines, in a file
- * where no line carries a rank of its own, is taken as that worker's. (A
+ * where no line carries a rank of its own, is taken as that worker's,
+ * unless the line shows another pid than the worker's (NCCL's or UCX's
+ * "host:pid:..." of another process that failed too). (A
  * header for the lines after it, spawn's "-- Process 2 terminated with
  * the following error:", already gave those; the lines before it are the
  * parent's.) */
@@ -451,6 +453,7 @@ attribute_failed_worker(struct incident *in)
 	const char *file;
 	uint32_t last = 0;
 	size_t i;
+	long pid;
 
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
@@ -467,6 +470,8 @@ attribute_failed_worker(struct incident *in)
 	}
 	if (report == NULL)
 		return;
+	if (!fact_long(report, report->sig->about[ABOUT_PID], &pid))
+		pid = -1;
 	file = event_file(report);
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
@@ -478,7 +483,7 @@ attribute_failed_worker(struct incident *in)
 		struct event *ev = in->events[i];
 
 		if (ev->rank < 0 && ev->sig->role == ROLE_INITIATING && ev->lineno < last &&
-		    strcmp(event_file(ev), file) == 0)
+		    strcmp(event_file(ev), file) == 0 && (pid < 0 || ev->pid < 0 || ev->pid == pid))
 			set_event_rank(in, ev, report->rank, VIA_EXIT, report->assumed);
 	}
 }

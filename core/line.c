@@ -464,6 +464,34 @@ determined_tag(const char *p, size_t n, struct peeled *pl)
 	return i;
 }
 
+/* UCX (Open MPI, HPC-X) on a fatal signal: "[host:pid:thread:tid] ", the
+ * pid padded ("[node3:5283 :0:5704] Caught signal 7 (Bus error ..."): the
+ * host and the pid. Its length, or 0. */
+static size_t
+ucx_head(const char *p, size_t n, struct peeled *pl)
+{
+	unsigned seen;
+	size_t i = 1 + host_span(p + 1, n - 1, 64, &seen), j, d;
+	long pid, x;
+
+	if (i == 1 || i >= n || p[i] != ':' || (d = number(p + i + 1, n - i - 1, 10, &pid)) == 0)
+		return 0;
+	for (j = i + 1 + d; j < n && p[j] == ' ' && j < i + 16; j++)
+		;
+	if (j >= n || p[j] != ':' || (d = number(p + j + 1, n - j - 1, 6, &x)) == 0)
+		return 0;
+	j += 1 + d;
+	if (j >= n || p[j] != ':' || (d = number(p + j + 1, n - j - 1, 10, &x)) == 0)
+		return 0;
+	j += 1 + d;
+	if (j + 1 >= n || p[j] != ']' || p[j + 1] != ' ')
+		return 0;
+	pl->host = p + 1;
+	pl->hostlen = i - 1;
+	pl->pid = pid;
+	return j + 2;
+}
+
 /* One launcher prefix at p; returns its length or 0. */
 static size_t
 peel_one(const char *p, size_t n, struct peeled *pl)
@@ -533,6 +561,9 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			pl->tee_global = (int)v;
 			return 1 + d + 2;
 		}
+		/* UCX, a host name that starts with a digit */
+		if (1 + d < n && p[1 + d] != '-' && pl->host == NULL)
+			return ucx_head(p, n, pl);
 		return 0;
 	}
 	if (p[0] == '[') {
@@ -559,6 +590,8 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			pl->tee_local = (int)v;
 			return i + d + 2;
 		}
+		if (i > 1 && pl->host == NULL)
+			return ucx_head(p, n, pl);
 		return 0;
 	}
 	/* Ray: "(Actor pid=123, ip=10.0.0.1) " or "(w, rank=1, pid=2, ip=...) " */

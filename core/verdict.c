@@ -200,32 +200,42 @@ first_rival(const struct incident *in, const struct event *init, int initiating)
 	return next;
 }
 
-/* Own failures on lines with no rank, from two hosts or more, before the
- * initiating line in its file (nccl-tests' failure line of each host, then
- * mpirun's "Process name: [[J,1],R]"): the logs do not say which came
- * first. The first of them, or NULL. */
+/* Do a and b show two processes: other hosts, or other pids (NCCL's and
+ * UCX's "host:pid:..." on one host)? */
+static int
+other_process(const struct event *a, const struct event *b)
+{
+	if (a->host != NULL && b->host != NULL && strcmp(a->host, b->host) != 0)
+		return 1;
+	return a->pid >= 0 && b->pid >= 0 && a->pid != b->pid;
+}
+
+/* Own failures on lines with no rank, of two processes or more (hosts,
+ * or pids on one host), before the initiating line in its file
+ * (nccl-tests' failure line of each host, then mpirun's "Process name:
+ * [[J,1],R]"; two workers' SIGBUS, then torchrun's "failed (exitcode: -7)
+ * local_rank: 0"): the logs do not say which came first. The first of
+ * them, or NULL. */
 static const struct event *
-unranked_hosts_before(const struct incident *in, const struct event *init)
+unranked_processes_before(const struct incident *in, const struct event *init)
 {
 	const struct event *first = NULL;
-	int hosts = 0;	/* 1: one host so far, 2: two or more */
+	int two = 0;
 	size_t i;
 
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
 
-		if (ev->rank >= 0 || ev->host == NULL || event_file(ev) != event_file(init) ||
-		    ev->lineno >= init->lineno || !incident_want_own_failure(ev) ||
-		    ev->sig->last_resort)
+		if (ev->rank >= 0 || (ev->host == NULL && ev->pid < 0) ||
+		    event_file(ev) != event_file(init) || ev->lineno >= init->lineno ||
+		    !incident_want_own_failure(ev) || ev->sig->last_resort)
 			continue;
-		if (first == NULL)
-			hosts = 1;
-		else if (strcmp(first->host, ev->host) != 0)
-			hosts = 2;
+		if (first != NULL && other_process(first, ev))
+			two = 1;
 		if (first == NULL || ev->lineno < first->lineno)
 			first = ev;
 	}
-	return hosts == 2 ? first : NULL;
+	return two ? first : NULL;
 }
 
 /* The failure's sentence: who, what, when, and what the order rests on. */
@@ -323,11 +333,15 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		} else if (first_other == NULL)
 			buf_adds(reason, "; no other rank reported a problem");
 	}
-	if (init->rank >= 0 && (rival = unranked_hosts_before(in, init)) != NULL) {
+	if (init->rank >= 0 && (rival = unranked_processes_before(in, init)) != NULL) {
 		cap(an, "low");
-		buf_printf(reason, "; but lines with no rank, from two hosts or more, failed "
-		    "before its line (%s:%lu, host %s: %s): which process failed first is not known",
-		    event_file(rival), (unsigned long)rival->lineno, rival->host,
+		buf_printf(reason, "; but lines with no rank, of two processes or more, failed "
+		    "before its line (%s:%lu", event_file(rival), (unsigned long)rival->lineno);
+		if (rival->host != NULL)
+			buf_printf(reason, ", host %s", rival->host);
+		if (rival->pid >= 0)
+			buf_printf(reason, ", pid %ld", (long)rival->pid);
+		buf_printf(reason, ": %s): which process failed first is not known",
 		    rival->sig->entry->title);
 	}
 	/* What the rank rests on. */

@@ -2019,7 +2019,7 @@ test_hosts_fail_before_launcher_names_rank(void **state)
 	assert_non_null(an->initiating);
 	assert_int_equal(an->initiating->rank, 97);
 	assert_string_equal(an->confidence, "low");
-	assert_non_null(strstr(an->reason, "two hosts or more"));
+	assert_non_null(strstr(an->reason, "two processes or more"));
 	assert_true(an->ndiags > 1);
 	assert_string_equal(an->diags[1].entry->id, "nccl-unhandled-cuda-error");
 	assert_true(an->diags[1].nevidence > 0);
@@ -2245,6 +2245,36 @@ test_generic_error_reports_its_wait(void **state)
 	}
 }
 
+/* Two workers' SIGBUS (UCX's "[host:pid:...]"), then torchrun's line for
+ * the worker it saw fail, another pid: neither line is that worker's, and
+ * which process failed first is not known. */
+static void
+test_launcher_worker_of_another_pid(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	size_t i;
+
+	(void)state;
+	an = analyse_log(&t, "train.log",
+	    "c0ffee01:5283:5699 [7] NCCL INFO 24 coll channels, 0 nvls channels, 32 p2p channels\n"
+	    "[c0ffee01:5283 :0:5704] Caught signal 7 (Bus error: nonexistent physical address)\n"
+	    "c0ffee01:5279:5701 [4] NCCL INFO Connected all trees\n"
+	    "[c0ffee01:5279 :0:5710] Caught signal 7 (Bus error: nonexistent physical address)\n"
+	    "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -7) "
+	    "local_rank: 0 (pid: 5275) of binary: /usr/bin/python\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->confidence, "low");
+	assert_non_null(strstr(an->reason, "two processes or more"));
+	for (i = 0; i < t.r->incident->nevents; i++) {
+		const struct event *ev = t.r->incident->events[i];
+
+		if (ev->pid == 5283 || ev->pid == 5279)
+			assert_int_equal(ev->rank, -1);
+	}
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -2309,6 +2339,7 @@ main(void)
 		cmocka_unit_test(test_teardown_only_is_failure),
 		cmocka_unit_test(test_ignored_exception_is_no_failure),
 		cmocka_unit_test(test_generic_error_reports_its_wait),
+		cmocka_unit_test(test_launcher_worker_of_another_pid),
 	};
 
 	setenv("TZ", "UTC", 1);

@@ -194,6 +194,31 @@ test_plain_host_prefix(void **state)
 	assert_null(ln.host);
 }
 
+/* UCX's head on a fatal signal, "[host:pid:thread:tid] ", the pid padded:
+ * the host and the pid, also for a host that starts with a digit. */
+static void
+test_ucx_head(void **state)
+{
+	(void)state;
+	parse("[gpu-h03:5512 :0:5590] Caught signal 7 (Bus error: nonexistent physical address)");
+	msg_is("Caught signal 7 (Bus error: nonexistent physical address)");
+	assert_int_equal(ln.hostlen, 7);
+	assert_memory_equal(ln.host, "gpu-h03", 7);
+	assert_int_equal(ln.pid, 5512);
+	parse("[0a1b2c3d4e5f:301:0:377] Caught signal 11 (Segmentation fault: address not mapped)");
+	msg_is("Caught signal 11 (Segmentation fault: address not mapped)");
+	assert_int_equal(ln.pid, 301);
+	assert_memory_equal(ln.host, "0a1b2c3d4e5f", 12);
+	/* not UCX's: a time, a torchrun tag, a bracket of words */
+	parse("[2024-12-18 19:02:11,003] [INFO] [launch.py:315:main] ok");
+	assert_int_equal(ln.pid, -1);
+	parse("[default3]:step 3");
+	assert_int_equal(ln.pid, -1);
+	parse("[node3:55] pending");
+	msg_is("[node3:55] pending");
+	assert_null(ln.host);
+}
+
 /* Python's "Exception ignored in:" and the traceback after it: each line
  * flagged, up to its exception line; another rank's line between leaves
  * it open, and a line of its own rank that is none of it ends it. */
@@ -878,6 +903,7 @@ main(void)
 		cmocka_unit_test_setup(test_excepthook_and_repeated_prefixes, reset),
 		cmocka_unit_test_setup(test_plain_host_prefix, reset),
 		cmocka_unit_test_setup(test_ignored_exception_record, reset),
+		cmocka_unit_test_setup(test_ucx_head, reset),
 		cmocka_unit_test_setup(test_torchrun_tee_local_rank, reset),
 		cmocka_unit_test_setup(test_slurm_label_mpi_ray, reset),
 		cmocka_unit_test_setup(test_glued_after_progress_bar, reset),
