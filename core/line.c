@@ -135,6 +135,7 @@ struct peeled {
 				 * 2: after a time alone, a collector's "pod-0 >> " */
 	int	any;
 	uint32_t *hosts;	/* the stream's plain host names (linestate) */
+	char	sev;		/* a logger's level tag among the prefixes */
 };
 
 /* Characters of host and pod names: 1 letter or _, 2 digit, 3 - or . */
@@ -492,6 +493,31 @@ ucx_head(const char *p, size_t n, struct peeled *pl)
 	return j + 2;
 }
 
+/* grep's name of the file each line was found in, when it searched
+ * several ("rank3.log:", with -n "rank3.log:120:"; not its lines of
+ * context, "rank3.log-120-", whose '-' a name may hold too): the name of
+ * a log file (.log .out .err .txt), taken as the line's host (its
+ * stream). Its length, or 0. */
+static size_t
+grep_name(const char *p, size_t n, struct peeled *pl)
+{
+	size_t i, d;
+	long v;
+
+	for (i = 0; i < n && i < 200 && (hostclass[(unsigned char)p[i]] != 0 || p[i] == '/'); i++)
+		;
+	if (i < 5 || i + 1 >= n || p[i] != ':' || p[i - 4] != '.' ||
+	    (memcmp(p + i - 3, "log", 3) != 0 && memcmp(p + i - 3, "out", 3) != 0 &&
+	    memcmp(p + i - 3, "err", 3) != 0 && memcmp(p + i - 3, "txt", 3) != 0))
+		return 0;
+	pl->host = p;
+	pl->hostlen = i - 4;
+	i++;
+	if ((d = number(p + i, n - i, 9, &v)) != 0 && i + d < n && p[i + d] == ':')
+		i += d + 1;
+	return i;
+}
+
 /* One launcher prefix at p; returns its length or 0. */
 static size_t
 peel_one(const char *p, size_t n, struct peeled *pl)
@@ -590,6 +616,22 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			pl->tee_local = (int)v;
 			return i + d + 2;
 		}
+		/* TensorRT-LLM's logger: "[TRT-LLM] [RANK N] [E] " (N: the
+		 * MPI world rank), or without the rank */
+		if (i == 4 && starts(p, n, "[TRT-LLM] ")) {
+			i = 10;
+			if (starts(p + i, n - i, "[RANK ") && (d = number(p + i + 6, n - i - 6, 7,
+			    &v)) != 0 && starts(p + i + 6 + d, n - i - 6 - d, "] ")) {
+				pl->prefix_rank = (int)v;
+				i += 6 + d + 2;
+			}
+			if (i + 4 <= n && p[i] == '[' && issev(p[i + 1]) && p[i + 2] == ']' &&
+			    p[i + 3] == ' ') {
+				pl->sev = p[i + 1];
+				i += 4;
+			}
+			return i;
+		}
 		if (i > 1 && pl->host == NULL)
 			return ucx_head(p, n, pl);
 		return 0;
@@ -624,6 +666,8 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 	if (n > 20 && p[8] == ' ' && (i = determined_tag(p, n, pl)) != 0)
 		return i;
 	if (pl->host == NULL && pl->no_host != 1 && (i = host_prefix(p, n, pl)) != 0)
+		return i;
+	if (pl->host == NULL && pl->no_host == 0 && (i = grep_name(p, n, pl)) != 0)
 		return i;
 	return 0;
 }
@@ -768,6 +812,25 @@ header_glog(const char *p, size_t n, struct header *h)
 	return (size_t)(e - p) + 2;
 }
 
+/* TensorRT-LLM's "11/17/2025-14:46:33" (month first, '-' before the
+ * time): its length, or 0. */
+static size_t
+us_date_dash(const char *p, size_t n, struct civil *c)
+{
+	long mon, day, year;
+	size_t d;
+
+	if (n < 19 || number(p, 2, 2, &mon) != 2 || p[2] != '/' ||
+	    number(p + 3, 2, 2, &day) != 2 || p[5] != '/' || number(p + 6, 4, 4, &year) != 4 ||
+	    p[10] != '-' || mon < 1 || mon > 12 || day < 1 || day > 31 ||
+	    (d = stamp_parse_hms(p + 11, n - 11, c)) == 0)
+		return 0;
+	c->year = (int)year;
+	c->mon = (int)mon;
+	c->mday = (int)day;
+	return 11 + d;
+}
+
 /* "[2024-05-01 12:00:00,123] " then optional "[INFO] ", "[file:1:fn] ",
  * "logger.name: [LEVEL] " (DeepSpeed, old torchrun, NCCL 2.26+, Megatron). */
 static size_t
@@ -780,7 +843,8 @@ header_bracket_date(const char *p, size_t n, struct header *h)
 		i++;
 	if (i >= n || p[i] != '[')
 		return 0;
-	if ((d = stamp_parse_iso(p + i + 1, n - i - 1, &h->c)) == 0 || i + 1 + d >= n)
+	if (((d = stamp_parse_iso(p + i + 1, n - i - 1, &h->c)) == 0 &&
+	    (d = us_date_dash(p + i + 1, n - i - 1, &h->c)) == 0) || i + 1 + d >= n)
 		return 0;
 	if (p[i + 1 + d] == ' ') {
 		/* sglang: "[2024-11-30 10:00:01 DP1 TP3] " */
@@ -983,6 +1047,32 @@ month_day_time(const char *p, size_t n, struct civil *c)
 	return i + d;
 }
 
+/* Kibana's (Elastic's) default "May 16, 2026 @ 20:46:57.892" and the
+ * blanks or tab a copied table row puts after it. */
+static size_t
+header_kibana(const char *p, size_t n, struct header *h)
+{
+	size_t i = 4, d;
+	long day, year;
+
+	if (n < 26 || (h->c.mon = month_of(p, n)) == 0 || p[3] != ' ' ||
+	    (d = number(p + i, n - i, 2, &day)) == 0 || !starts(p + i + d, n - i - d, ", "))
+		return 0;
+	i += d + 2;
+	if (number(p + i, n - i, 4, &year) != 4 || !starts(p + i + 4, n - i - 4, " @ ") ||
+	    (d = stamp_parse_hms(p + i + 7, n - i - 7, &h->c)) == 0)
+		return 0;
+	i += 7 + d;
+	if (i < n && p[i] != ' ' && p[i] != '\t')
+		return 0;
+	while (i < n && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	h->c.year = (int)year;
+	h->c.mday = (int)day;
+	h->has_time = 1;
+	return i;
+}
+
 /* dmesg -T "[Tue Jun 18 12:03:01 2024] " */
 static size_t
 header_dmesg_t(const char *p, size_t n, struct header *h)
@@ -1074,7 +1164,7 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 	if (n == 0)
 		return 0;
 	if (p[0] >= 'A' && p[0] <= 'S' && n > 16 && p[3] == ' ' && month_of(p, n))
-		return header_syslog(p, n, h, out);
+		return (l = header_kibana(p, n, h)) != 0 ? l : header_syslog(p, n, h, out);
 	if (p[0] >= 'F' && p[0] <= 'W' && n > 24 && p[3] == ' ' && (l = header_ctime(p, n, h)) != 0)
 		return l;
 	if (p[0] == '[') {
@@ -1368,7 +1458,7 @@ spliced_at(const char *p, size_t n)
 void
 line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 {
-	struct peeled pl = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, st->hosts };
+	struct peeled pl = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, st->hosts, 0 };
 	struct header h;
 	const char *p = raw;
 	size_t n = len, l;
@@ -1440,7 +1530,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	 * a progress bar left once a paste dropped its '\r' */
 	if (n > 8 && p[0] == ' ') {
 		size_t j = 1;
-		struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL };
+		struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL, 0 };
 
 		while (j < n && j < 256 && p[j] == ' ')
 			j++;
@@ -1470,7 +1560,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		while ((b = memchr(b, ']', (size_t)(p + n - b))) != NULL && p + n - b > 8) {
 			const char *q = ++b;
 			size_t off = (size_t)(q - p);
-			struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL };
+			struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL, 0 };
 			struct header th;
 
 			if (*q != '[')
@@ -1575,7 +1665,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	}
 	out->msg = p;
 	out->msglen = n;
-	out->sev = h.sev;
+	out->sev = h.sev != 0 ? h.sev : pl.sev;
 	if (n == 0)
 		out->flags |= LINE_BLANK;
 

@@ -219,6 +219,30 @@ test_ucx_head(void **state)
 	assert_null(ln.host);
 }
 
+/* grep's file names before the lines it found in several files: the
+ * name (without .log) is the line's stream, taken as its host; then the
+ * line is read as it is. */
+static void
+test_grep_file_name(void **state)
+{
+	(void)state;
+	parse("prefill-2.log:[2025-09-17 15:16:23] prefill-2:311:405 [0] transport/net_ib.cc:199 "
+	    "NCCL WARN NET/IB : mlx5_32:1 Got async error event: port error");
+	msg_is("transport/net_ib.cc:199 NCCL WARN NET/IB : mlx5_32:1 Got async error event: port error");
+	assert_int_equal(ln.hostlen, 9);
+	assert_memory_equal(ln.host, "prefill-2", 9);
+	assert_int_equal(ln.pid, 311);
+	day_is(2025, 9, 17);
+	parse("logs/rank3.out:120:[rank3]: RuntimeError: boom");
+	msg_is("RuntimeError: boom");
+	assert_int_equal(ln.rank, 3);
+	parse("train.log-121-[rank3]:   File \"x.py\", line 1");
+	msg_is("train.log-121-[rank3]:   File \"x.py\", line 1");
+	/* a word and a colon is no file name */
+	parse("config.yaml: missing key");
+	msg_is("config.yaml: missing key");
+}
+
 /* Python's "Exception ignored in:" and the traceback after it: each line
  * flagged, up to its exception line; another rank's line between leaves
  * it open, and a line of its own rank that is none of it ends it. */
@@ -443,6 +467,28 @@ test_headers_with_dates(void **state)
 	stamp_to_civil(st.anchor, &c);
 	assert_int_equal(c.year, 2024);
 	assert_int_equal(c.mon, 5);
+	/* TensorRT-LLM: month first, '-' before the time; its logger's
+	 * "[TRT-LLM] [RANK N] [E] " is the MPI world rank and the level */
+	parse("[11/17/2025-14:46:33] [TRT-LLM] [RANK 3] [E] Failed to initialize executor on rank 3");
+	msg_is("Failed to initialize executor on rank 3");
+	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.rank_from, RANK_PREFIX);
+	assert_int_equal(ln.sev, 'E');
+	day_is(2025, 11, 17);
+	parse("[11/17/2025-14:46:34] [TRT-LLM] [I] TensorRT-LLM inited.");
+	msg_is("TensorRT-LLM inited.");
+	assert_int_equal(ln.rank, -1);
+	parse("[13/17/2025-14:46:34] [TRT-LLM] [I] no such month");
+	assert_false((ln.ts.flags & STAMP_TIME) && !(ln.ts.flags & STAMP_INHERITED));
+	/* Kibana's "May 16, 2026 @ 20:46:57.892" and a table row's blanks */
+	parse("May 16, 2026 @ 20:46:57.892    [rank8]:[W516 12:46:57.499514954 "
+	    "ProcessGroupNCCL.cpp:1826] [PG ID 0 PG GUID 0 Rank 8] store gone");
+	assert_int_equal(ln.rank, 8);
+	msg_is("[PG ID 0 PG GUID 0 Rank 8] store gone");
+	day_is(2026, 5, 16);
+	assert_int_equal(ln.ts.nsec, 892000000);
+	parse("May 16 20:46:57 gpu-a01 kernel: still syslog");
+	msg_is("still syslog");
 }
 
 /* A date first is no launcher prefix (peel_one is not asked), but a
@@ -904,6 +950,7 @@ main(void)
 		cmocka_unit_test_setup(test_plain_host_prefix, reset),
 		cmocka_unit_test_setup(test_ignored_exception_record, reset),
 		cmocka_unit_test_setup(test_ucx_head, reset),
+		cmocka_unit_test_setup(test_grep_file_name, reset),
 		cmocka_unit_test_setup(test_torchrun_tee_local_rank, reset),
 		cmocka_unit_test_setup(test_slurm_label_mpi_ray, reset),
 		cmocka_unit_test_setup(test_glued_after_progress_bar, reset),
