@@ -493,6 +493,25 @@ ucx_head(const char *p, size_t n, struct peeled *pl)
 	return j + 2;
 }
 
+/* A log collector's "[pod-or-host] " before a log line ("[job-master-0]
+ * [2026-03-30 19:24:35,966] ...", a cloud trainer's job log): a host name
+ * with a digit and a - or ., then "] " and a date, a bracket or a
+ * traceback. Its length, or 0. */
+static size_t
+bracket_host(const char *p, size_t n, struct peeled *pl)
+{
+	unsigned seen;
+	size_t i = 1 + host_span(p + 1, n - 1, 64, &seen);
+
+	if (i < 3 || i + 2 >= n || p[i] != ']' || p[i + 1] != ' ' ||
+	    (seen & 0xc) != 0xc || hostclass[(unsigned char)p[1]] == 3 ||
+	    !log_start(p + i + 2, n - i - 2))
+		return 0;
+	pl->host = p + 1;
+	pl->hostlen = i - 1;
+	return i + 2;
+}
+
 /* grep's name of the file each line was found in, when it searched
  * several ("rank3.log:", with -n "rank3.log:120:"; not its lines of
  * context, "rank3.log-120-", whose '-' a name may hold too): the name of
@@ -632,6 +651,8 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			}
 			return i;
 		}
+		if (i > 1 && pl->host == NULL && (d = bracket_host(p, n, pl)) != 0)
+			return d;
 		if (i > 1 && pl->host == NULL)
 			return ucx_head(p, n, pl);
 		return 0;

@@ -243,6 +243,27 @@ test_grep_file_name(void **state)
 	msg_is("config.yaml: missing key");
 }
 
+/* A log collector's "[pod-name] " before a dated line: the pod is the
+ * host; a bracket of words, or one with no date after it, is text. */
+static void
+test_bracket_host(void **state)
+{
+	(void)state;
+	parse("[dlc1mtq5-master-0] [2026-03-30 19:24:42,731] torch.distributed.elastic."
+	    "multiprocessing.api: [ERROR] failed (exitcode: -9) local_rank: 0 (pid: 77)");
+	msg_is("failed (exitcode: -9) local_rank: 0 (pid: 77)");
+	assert_int_equal(ln.hostlen, 17);
+	assert_memory_equal(ln.host, "dlc1mtq5-master-0", 17);
+	day_is(2026, 3, 30);
+	parse("[job-worker-3] Traceback (most recent call last):");
+	msg_is("Traceback (most recent call last):");
+	parse("[step-100] loss 2.31");
+	msg_is("[step-100] loss 2.31");
+	assert_null(ln.host);
+	parse("[WARNING] [2026-03-30 19:24:42] still text");
+	assert_null(ln.host);
+}
+
 /* Python's "Exception ignored in:" and the traceback after it: each line
  * flagged, up to its exception line; another rank's line between leaves
  * it open, and a line of its own rank that is none of it ends it. */
@@ -951,6 +972,7 @@ main(void)
 		cmocka_unit_test_setup(test_ignored_exception_record, reset),
 		cmocka_unit_test_setup(test_ucx_head, reset),
 		cmocka_unit_test_setup(test_grep_file_name, reset),
+		cmocka_unit_test_setup(test_bracket_host, reset),
 		cmocka_unit_test_setup(test_torchrun_tee_local_rank, reset),
 		cmocka_unit_test_setup(test_slurm_label_mpi_ray, reset),
 		cmocka_unit_test_setup(test_glued_after_progress_bar, reset),
