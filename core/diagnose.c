@@ -144,7 +144,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 			if (s->role == ROLE_SYMPTOM ||
 			    (s->role == ROLE_INITIATING && an->initiating != NULL))
 				strong = 1;
-			if (s->role == ROLE_INITIATING && an->initiating != NULL)
+			if ((s->role == ROLE_INITIATING && an->initiating != NULL) || s->defines)
 				own_failure = 1;
 			/* (a line of no weight, a launcher's word that a
 			 * worker failed, makes no diagnosis) */

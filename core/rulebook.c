@@ -524,6 +524,8 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 			s->last_resort = bool_of(c, v, "last_resort");
 		else if (strcmp(key, "unranked") == 0)
 			s->unranked = bool_of(c, v, "unranked");
+		else if (strcmp(key, "defines") == 0)
+			s->defines = bool_of(c, v, "defines");
 		else if (strcmp(key, "fallout") == 0) {
 			int f = pick(c, v, "fallout", fallout_names, 3);
 
@@ -553,6 +555,9 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 	if (s->last_resort && (s->role != ROLE_INITIATING || s->only_at_end))
 		err(c, n, "signature '%s': last_resort is for initiating lines, "
 		    "not with only_at_end", s->id ? s->id : "?");
+	if (s->defines && s->role != ROLE_COLLATERAL && s->role != ROLE_SYMPTOM)
+		err(c, n, "signature '%s': defines is for collateral and symptom lines (an "
+		    "initiating line of its entry does as much already)", s->id ? s->id : "?");
 	if (s->unranked && s->role != ROLE_CONTEXT)
 		err(c, n, "signature '%s': unranked is for context lines", s->id ? s->id : "?");
 	if (s->pattern == NULL)

@@ -99,6 +99,10 @@ struct signature {
 	 * why (a launcher's "exitcode -6"): it counts only when the run has
 	 * no other failure and no rank timed out before it (core/order.c) */
 	int		 last_resort;
+	/* defines: a line that says, by itself, that its entry happened (an
+	 * analyzer's finding): the entry needs no required condition once it
+	 * matched, as with an initiating line of its own (core/diagnose.c) */
+	int		 defines;
 	/* unranked: a context line that matters only on a line with no rank
 	 * of its own (it names the rank of the process printing it): not
 	 * run on a ranked line (matcher_match) */

@@ -192,6 +192,10 @@ test_errors_name_place(void **state)
 	/* last_resort is for a failure line: a collateral one is no death */
 	role_refused(dir, "    role: collateral\n    last_resort: true\n",
 	    "last_resort is for initiating lines");
+	/* defines is for fallout and signs: a failure line of the entry
+	 * needs no required condition already */
+	role_refused(dir, "    role: initiating\n    defines: true\n",
+	    "defines is for collateral and symptom lines");
 	/* unranked is for a context line: a failure counts on any line */
 	role_refused(dir, "    role: initiating\n    unranked: true\n",
 	    "unranked is for context lines");
