@@ -64,10 +64,17 @@ rg --no-config -c -f "$pat_rg" - </dev/null >/dev/null 2>"$OUT/rg-compile.err"; 
 rg --no-config -P -c -f "$pat_rgp" - </dev/null >/dev/null 2>"$OUT/rgP-compile.err"; rcp=$?
 set -e
 [ $rc -le 1 ] || die "rg rejects $pat_rg: $(head -3 "$OUT/rg-compile.err")"
-[ $rcp -le 1 ] || die "rg -P rejects $pat_rgp: $(head -3 "$OUT/rgP-compile.err")"
+# rg -P joins the patterns into one PCRE2 regex, which has a size limit:
+# past it rg -P cannot run this rulebook at all, and is not timed
+rgp_ok=1
+[ $rcp -le 1 ] || rgp_ok=0
 echo
 echo "== patterns (rankwatch --dump-patterns): $npat"
-echo "  rg -P (PCRE2, JIT): all $npat, capture-group names made unique per pattern (timed on a sample, see BENCH_PCRE_MIB)"
+if [ $rgp_ok = 1 ]; then
+	echo "  rg -P (PCRE2, JIT): all $npat, capture-group names made unique per pattern (timed on a sample, see BENCH_PCRE_MIB)"
+else
+	echo "  rg -P (PCRE2, JIT): rejects the $npat patterns as one regex ($(head -1 "$OUT/rgP-compile.err" | cut -c1-120)): not timed"
+fi
 echo "  rg (Rust regex):    $nkeep, with (?<name> written (?P<name>; $ndrop PCRE2-only patterns left out:"
 tail -n +2 <<<"$conv"
 

@@ -80,7 +80,7 @@ for spec in $RUNS; do
 	# the rg -P sample: the first files adding up to PCRE_MIB
 	sample=()
 	sbytes=0
-	if [ "$PCRE_MIB" -gt 0 ]; then
+	if [ "$PCRE_MIB" -gt 0 ] && [ "$rgp_ok" = 1 ]; then
 		for f in "${files[@]}"; do
 			sample+=("$f")
 			sbytes=$((sbytes + $(stat -c %s "$f")))

@@ -2275,6 +2275,33 @@ test_launcher_worker_of_another_pid(void **state)
 	done(&t);
 }
 
+/* Flight Recorder's analyzer on a hung run's dumps: the culprit it names
+ * is the suspect of a hang, and its finding alone makes the entry a
+ * diagnosis (defines: no required condition needed). */
+static void
+test_flight_recorder_culprit(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "fr_trace.txt.log",
+	    "Collective 39 at entry 38 errors\n"
+	    "group info: 0:default_pg\n"
+	    "collective: nccl:all_reduce\n"
+	    "input sizes: [[1025]]\n"
+	    "world size: 16\n"
+	    "collective state: scheduled\n"
+	    "error msg: Culprit rank 11; Error type: SIZE_OR_SYNTAX_MISMATCH, Expected input "
+	    "sizes: '[[1025]]' does not match found input sizes: '[[262144]]'\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_true(an->nsuspects > 0);
+	assert_int_equal(an->suspects[0].rank, 11);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "collective-mismatch");
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -2340,6 +2367,7 @@ main(void)
 		cmocka_unit_test(test_ignored_exception_is_no_failure),
 		cmocka_unit_test(test_generic_error_reports_its_wait),
 		cmocka_unit_test(test_launcher_worker_of_another_pid),
+		cmocka_unit_test(test_flight_recorder_culprit),
 	};
 
 	setenv("TZ", "UTC", 1);
