@@ -29,10 +29,15 @@ diag_cmp(const void *a, const void *b)
  * exception line) says only that something failed, and a line of last
  * resort only that a process died: evidence for an entry when it is the
  * initiating event, and then only. (A wait the log ends in is fallout:
- * evidence as such.) */
+ * evidence as such.) A catch-all for a cut record (fallback and
+ * only_at_end: the watchdog's C++ frames the log ends in) stands in for
+ * the line the paste lost: evidence only for an entry with none other
+ * (told: its entry has another event). */
 static int
-cut_aside(const struct analysis *an, const struct event *ev)
+cut_aside(const struct analysis *an, const struct event *ev, int told)
 {
+	if (ev->sig->fallback && ev->sig->only_at_end && ev->sig->role != ROLE_INITIATING && told)
+		return 1;
 	return ((ev->sig->only_at_end && ev->sig->role == ROLE_INITIATING) ||
 	    ev->sig->last_resort) && ev != an->initiating;
 }
@@ -72,6 +77,8 @@ diagnose_entries(struct incident *in, struct analysis *an)
 	/* the entries some rank's events or slots are of, each a row of rr */
 	size_t *row_of = xcalloc(rb->nentries + 1, sizeof *row_of), nrows = 0;
 	unsigned char *rr;	/* row (entry) x rank (k): role bits */
+	/* the entries with an event other than a cut record's catch-all */
+	unsigned char *told = xcalloc(rb->nentries + 1, 1);
 	const struct entry *why = an->init_entry;
 
 	for (i = 0; i < rb->nentries; i++)
@@ -79,11 +86,14 @@ diagnose_entries(struct incident *in, struct analysis *an)
 			entry_of[rb->entries[i]->sigs[j].index] = i;
 	/* One pass over the events: each signature's first event, and the
 	 * entries of ranked ones (row_of: 1 until numbered) */
+	for (k = 0; k < in->nevents; k++)
+		if (!in->events[k]->sig->fallback || !in->events[k]->sig->only_at_end)
+			told[entry_of[in->events[k]->sig->index]] = 1;
 	for (k = 0; k < in->nevents; k++) {
 		const struct event *ev = in->events[k];
 		size_t si = ev->sig->index;
 
-		if (cut_aside(an, ev) || outweighed(in, an, k))
+		if (cut_aside(an, ev, told[entry_of[si]]) || outweighed(in, an, k))
 			continue;
 		if (first[si] == NULL || event_cmp_time(ev, first[si]) < 0)
 			first[si] = ev;
@@ -102,7 +112,8 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		const struct event *ev = in->events[k];
 		const struct rankstate *rs = ev->rank >= 0 ? incident_rank(in, ev->rank) : NULL;
 
-		if (rs != NULL && !cut_aside(an, ev) && !outweighed(in, an, k))
+		if (rs != NULL && !cut_aside(an, ev, told[entry_of[ev->sig->index]]) &&
+		    !outweighed(in, an, k))
 			rr[(row_of[entry_of[ev->sig->index]] - 1) * nr + rs->k] |=
 			    (unsigned char)(1 << ev->sig->role);
 	}
@@ -197,6 +208,7 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		an->diags[an->ndiags++] = d;
 	}
 	free(rr);
+	free(told);
 	free(row_of);
 	free(first);
 	free(entry_of);

@@ -154,13 +154,27 @@ cut_find(struct cuts *c, const struct line *ln)
 	return NULL;
 }
 
+/* Does ln go on with a record: blank, indented (a Python traceback's
+ * frames), or a C++ one's next frame ("frame #2: ...", "Exception raised
+ * from ... (most recent call first):")? */
+static int
+cut_continues(const struct line *ln)
+{
+	const char *p = ln->msg;
+	size_t n = ln->msglen;
+
+	return n == 0 || p[0] == ' ' || p[0] == '\t' ||
+	    (p[0] == 'f' && starts(p, n, "frame #")) ||
+	    (p[0] == 'E' && starts(p, n, "Exception raised from "));
+}
+
 /* Before ln is matched: does it end a held record of its rank? */
 static void
 cut_goes_on(struct source *src, const struct line *ln)
 {
 	struct cut *x = cut_find(src->rd->cuts, ln);
 
-	if (x != NULL && ln->msglen > 0 && ln->msg[0] != ' ' && ln->msg[0] != '\t')
+	if (x != NULL && !cut_continues(ln))
 		cut_drop(src->rd->cuts, (size_t)(x - src->rd->cuts->v));
 }
 
