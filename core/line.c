@@ -288,6 +288,31 @@ python_class(const char *p, size_t n)
 	    dot[2] >= 'a' && dot[2] <= 'z' && memchr(p, '-', n) == NULL;
 }
 
+/* grep's name of the file each line was found in, when it searched
+ * several ("rank3.log:", with -n "rank3.log:120:"; not its lines of
+ * context, "rank3.log-120-", whose '-' a name may hold too): the name of
+ * a log file (.log .out .err .txt), taken as the line's host (its
+ * stream). Its length, or 0. */
+static size_t
+grep_name(const char *p, size_t n, struct peeled *pl)
+{
+	size_t i, d;
+	long v;
+
+	for (i = 0; i < n && i < 200 && (hostclass[(unsigned char)p[i]] != 0 || p[i] == '/'); i++)
+		;
+	if (i < 5 || i + 1 >= n || p[i] != ':' || p[i - 4] != '.' ||
+	    (memcmp(p + i - 3, "log", 3) != 0 && memcmp(p + i - 3, "out", 3) != 0 &&
+	    memcmp(p + i - 3, "err", 3) != 0 && memcmp(p + i - 3, "txt", 3) != 0))
+		return 0;
+	pl->host = p;
+	pl->hostlen = i - 4;
+	i++;
+	if ((d = number(p + i, n - i, 9, &v)) != 0 && i + d < n && p[i + d] == ':')
+		i += d + 1;
+	return i;
+}
+
 /* A host, IP or pod name that a fan-out tool put in front of every line
  * (pdsh and clush "host: ", mpi-operator pods "job-launcher: ", runners
  * "node-3 [stderr] ", docker compose "svc-1  | "): letters, digits and
@@ -298,13 +323,17 @@ python_class(const char *p, size_t n)
 static size_t
 host_prefix(const char *p, size_t n, struct peeled *pl)
 {
-	size_t i;
+	size_t i, g;
 	unsigned seen;
 
 	/* most lines start with a date: "2024-12-18 " is no host */
 	if (n > 10 && isdig(p[0]) && p[4] == '-' && p[7] == '-' && p[10] == ' ')
 		return 0;
 	i = host_span(p, n, 64, &seen);
+	/* grep's "rank3.log:" or "logs/rank3.log:" (grep_name) */
+	if (!pl->no_host && i < n && (p[i] == '/' || (p[i] == ':' && i >= 5 && p[i - 4] == '.')) &&
+	    (g = grep_name(p, n, pl)) != 0)
+		return g;
 	if (i < 2 || i >= n || !(seen & (1u << 2)) || hostclass[(unsigned char)p[0]] == 3 ||
 	    (p[i] != ':' && p[i] != ' '))
 		return 0;
@@ -467,15 +496,15 @@ determined_tag(const char *p, size_t n, struct peeled *pl)
 
 /* UCX (Open MPI, HPC-X) on a fatal signal: "[host:pid:thread:tid] ", the
  * pid padded ("[node3:5283 :0:5704] Caught signal 7 (Bus error ..."): the
- * host and the pid. Its length, or 0. */
+ * host and the pid. i: where the host's span ends, at its ':'. Its
+ * length, or 0. */
 static size_t
-ucx_head(const char *p, size_t n, struct peeled *pl)
+ucx_head(const char *p, size_t n, size_t i, struct peeled *pl)
 {
-	unsigned seen;
-	size_t i = 1 + host_span(p + 1, n - 1, 64, &seen), j, d;
+	size_t j, d;
 	long pid, x;
 
-	if (i == 1 || i >= n || p[i] != ':' || (d = number(p + i + 1, n - i - 1, 10, &pid)) == 0)
+	if ((d = number(p + i + 1, n - i - 1, 10, &pid)) == 0)
 		return 0;
 	for (j = i + 1 + d; j < n && p[j] == ' ' && j < i + 16; j++)
 		;
@@ -496,45 +525,24 @@ ucx_head(const char *p, size_t n, struct peeled *pl)
 /* A log collector's "[pod-or-host] " before a log line ("[job-master-0]
  * [2026-03-30 19:24:35,966] ...", a cloud trainer's job log): a host name
  * with a digit and a - or ., then "] " and a date, a bracket or a
- * traceback. Its length, or 0. */
+ * traceback; or UCX's head (ucx_head): the host's span is read once for
+ * both. Its length, or 0. */
 static size_t
 bracket_host(const char *p, size_t n, struct peeled *pl)
 {
 	unsigned seen;
 	size_t i = 1 + host_span(p + 1, n - 1, 64, &seen);
 
-	if (i < 3 || i + 2 >= n || p[i] != ']' || p[i + 1] != ' ' ||
-	    (seen & 0xc) != 0xc || hostclass[(unsigned char)p[1]] == 3 ||
-	    !log_start(p + i + 2, n - i - 2))
+	if (i < 3 || i + 2 >= n)
+		return 0;
+	if (p[i] == ':')
+		return ucx_head(p, n, i, pl);
+	if (p[i] != ']' || p[i + 1] != ' ' || (seen & 0xc) != 0xc ||
+	    hostclass[(unsigned char)p[1]] == 3 || !log_start(p + i + 2, n - i - 2))
 		return 0;
 	pl->host = p + 1;
 	pl->hostlen = i - 1;
 	return i + 2;
-}
-
-/* grep's name of the file each line was found in, when it searched
- * several ("rank3.log:", with -n "rank3.log:120:"; not its lines of
- * context, "rank3.log-120-", whose '-' a name may hold too): the name of
- * a log file (.log .out .err .txt), taken as the line's host (its
- * stream). Its length, or 0. */
-static size_t
-grep_name(const char *p, size_t n, struct peeled *pl)
-{
-	size_t i, d;
-	long v;
-
-	for (i = 0; i < n && i < 200 && (hostclass[(unsigned char)p[i]] != 0 || p[i] == '/'); i++)
-		;
-	if (i < 5 || i + 1 >= n || p[i] != ':' || p[i - 4] != '.' ||
-	    (memcmp(p + i - 3, "log", 3) != 0 && memcmp(p + i - 3, "out", 3) != 0 &&
-	    memcmp(p + i - 3, "err", 3) != 0 && memcmp(p + i - 3, "txt", 3) != 0))
-		return 0;
-	pl->host = p;
-	pl->hostlen = i - 4;
-	i++;
-	if ((d = number(p + i, n - i, 9, &v)) != 0 && i + d < n && p[i + d] == ':')
-		i += d + 1;
-	return i;
 }
 
 /* One launcher prefix at p; returns its length or 0. */
@@ -608,7 +616,7 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 		}
 		/* UCX, a host name that starts with a digit */
 		if (1 + d < n && p[1 + d] != '-' && pl->host == NULL)
-			return ucx_head(p, n, pl);
+			return bracket_host(p, n, pl);
 		return 0;
 	}
 	if (p[0] == '[') {
@@ -651,10 +659,8 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			}
 			return i;
 		}
-		if (i > 1 && pl->host == NULL && (d = bracket_host(p, n, pl)) != 0)
-			return d;
 		if (i > 1 && pl->host == NULL)
-			return ucx_head(p, n, pl);
+			return bracket_host(p, n, pl);
 		return 0;
 	}
 	/* Ray: "(Actor pid=123, ip=10.0.0.1) " or "(w, rank=1, pid=2, ip=...) " */
@@ -687,8 +693,6 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 	if (n > 20 && p[8] == ' ' && (i = determined_tag(p, n, pl)) != 0)
 		return i;
 	if (pl->host == NULL && pl->no_host != 1 && (i = host_prefix(p, n, pl)) != 0)
-		return i;
-	if (pl->host == NULL && pl->no_host == 0 && (i = grep_name(p, n, pl)) != 0)
 		return i;
 	return 0;
 }

@@ -211,6 +211,16 @@ cuts_end(struct batch *b, struct source *src)
 	for (i = 0; i < c->n; i++) {
 		struct event *ev = c->v[i].ev;
 
+		/* a cut record's catch-all (the watchdog's frames a log ends
+		 * in) stands in for a line the paste lost: not where the
+		 * source's own lines showed trouble */
+		if (ev->sig->fallback && ev->sig->role != ROLE_INITIATING &&
+		    src->rd->trouble_seen) {
+			event_free(ev);
+			c->v[i].ev = NULL;
+			free(c->v[i].host);
+			continue;
+		}
 		ev->host = c->v[i].host != NULL ?
 		    source_host(src, c->v[i].host, strlen(c->v[i].host)) : NULL;
 		rec_add(b, REC_EVENT)->u.ev = ev;
@@ -258,6 +268,8 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	/* (a catch-all's match leaves the line a first half: the signature
 	 * that failed on it may read it whole, joined to the next) */
 	fc->trouble += !minor && !sig->fallback;
+	if (!minor)
+		fc->src->rd->trouble_seen = 1;
 }
 
 static void

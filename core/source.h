@@ -66,6 +66,7 @@ struct srcread {
 	size_t		 nkept, capkept;
 	char		**hosts;	/* host names its lines gave */
 	size_t		 nhosts;
+	int		 trouble_seen;	/* a line of it matched trouble (core/scan.c) */
 	/* set by the reader's caller: called with each chunk read into buf
 	 * before its lines are handed on, with the line function's arg */
 	void		(*chunk_fn)(void *arg, struct source *src, const char *p,
