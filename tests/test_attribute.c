@@ -2302,6 +2302,47 @@ test_flight_recorder_culprit(void **state)
 	done(&t);
 }
 
+/* A paste that is only the watchdog's C++ frames (its line lost): the
+ * frames a log ends in say a collective timed out, a hang; after the
+ * timeout's own line they add no event. */
+static void
+test_watchdog_frames_alone(void **state)
+{
+	static const char frames[] =
+	    "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7f00 in "
+	    "/opt/torch/lib/libc10.so)\n"
+	    "frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(std::optional<std::chrono::"
+	    "duration<long, std::ratio<1l, 1000l> > >) + 0x1d2 (0x7f01 in /opt/torch/lib/"
+	    "libtorch_cuda.so)\n"
+	    "frame #2: c10d::ProcessGroupNCCL::watchdogHandler() + 0x233 (0x7f02 in "
+	    "/opt/torch/lib/libtorch_cuda.so)\n"
+	    "Exception raised from ncclCommWatchdog at ../torch/csrc/distributed/c10d/"
+	    "ProcessGroupNCCL.cpp:1521 (most recent call first):\n"
+	    "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7f00 in "
+	    "/opt/torch/lib/libc10.so)\n";
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	char log[4096];
+	size_t i;
+
+	(void)state;
+	an = analyse_log(&t, "frames.log", frames);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "nccl-watchdog-timeout");
+	done(&t);
+
+	snprintf(log, sizeof log, "[rank1]:[E0516 06:09:16.295666043 ProcessGroupNCCL.cpp:629] "
+	    "[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=812, "
+	    "OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for 600041 "
+	    "milliseconds before timing out.\n%s", frames);
+	an = analyse_log(&t, "rank1.log", log);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	for (i = 0; i < t.r->incident->nevents; i++)
+		assert_string_not_equal(t.r->incident->events[i]->sig->id, "watchdog-timeout-frame");
+	done(&t);
+}
+
 int
 main(void)
 {
@@ -2368,6 +2409,7 @@ main(void)
 		cmocka_unit_test(test_generic_error_reports_its_wait),
 		cmocka_unit_test(test_launcher_worker_of_another_pid),
 		cmocka_unit_test(test_flight_recorder_culprit),
+		cmocka_unit_test(test_watchdog_frames_alone),
 	};
 
 	setenv("TZ", "UTC", 1);
