@@ -360,15 +360,6 @@ ptr_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Both lines name no host, or the same one. */
-static int
-same_host(const struct event *a, const struct event *b)
-{
-	if (a->host == NULL || b->host == NULL)
-		return a->host == b->host;
-	return a->host == b->host || strcmp(a->host, b->host) == 0;
-}
-
 static void
 attribute_records(struct incident *in)
 {
@@ -404,8 +395,9 @@ attribute_records(struct incident *in)
 
 			if (event_file(x) != event_file(ev) || x->lineno + RECORD_SPAN < ev->lineno)
 				break;
+			/* (an incident's hosts are interned: one pointer a name) */
 			if (x->sig->about_following && x->rank >= 0 && x->via != VIA_LINE &&
-			    same_host(x, ev)) {
+			    x->host == ev->host) {
 				set_event_rank(in, ev, x->rank, VIA_RECORD, x->assumed);
 				break;
 			}
@@ -421,7 +413,7 @@ attribute_records(struct incident *in)
 			 * another record (nccl-tests' failure line of each host,
 			 * then mpirun's "Process name: [[J,1],R]" for the first
 			 * process that exited) */
-			if (x->sig == ev->sig || !same_host(x, ev))
+			if (x->sig == ev->sig || x->host != ev->host)
 				break;
 			if (x->sig->entry == ev->sig->entry && x->rank >= 0 &&
 			    x->sig->about[ABOUT_RANK] >= 0 && x->via == VIA_MESSAGE) {

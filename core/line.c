@@ -837,17 +837,17 @@ header_glog(const char *p, size_t n, struct header *h)
 	return (size_t)(e - p) + 2;
 }
 
-/* TensorRT-LLM's "11/17/2025-14:46:33" (month first, '-' before the
- * time): its length, or 0. */
+/* A month-first date and time, "02/11/2024 22:36:19" (sep ' ') or
+ * TensorRT-LLM's "11/17/2025-14:46:33" (sep '-'): its length, or 0. */
 static size_t
-us_date_dash(const char *p, size_t n, struct civil *c)
+us_date(const char *p, size_t n, char sep, struct civil *c)
 {
 	long mon, day, year;
 	size_t d;
 
 	if (n < 19 || number(p, 2, 2, &mon) != 2 || p[2] != '/' ||
 	    number(p + 3, 2, 2, &day) != 2 || p[5] != '/' || number(p + 6, 4, 4, &year) != 4 ||
-	    p[10] != '-' || mon < 1 || mon > 12 || day < 1 || day > 31 ||
+	    p[10] != sep || mon < 1 || mon > 12 || day < 1 || day > 31 ||
 	    (d = stamp_parse_hms(p + 11, n - 11, c)) == 0)
 		return 0;
 	c->year = (int)year;
@@ -869,7 +869,7 @@ header_bracket_date(const char *p, size_t n, struct header *h)
 	if (i >= n || p[i] != '[')
 		return 0;
 	if (((d = stamp_parse_iso(p + i + 1, n - i - 1, &h->c)) == 0 &&
-	    (d = us_date_dash(p + i + 1, n - i - 1, &h->c)) == 0) || i + 1 + d >= n)
+	    (d = us_date(p + i + 1, n - i - 1, '-', &h->c)) == 0) || i + 1 + d >= n)
 		return 0;
 	if (p[i + 1 + d] == ' ') {
 		/* sglang: "[2024-11-30 10:00:01 DP1 TP3] " */
@@ -968,19 +968,11 @@ header_vllm(const char *p, size_t n, struct header *h)
 static size_t
 header_us_date(const char *p, size_t n, struct header *h)
 {
-	long mon, day, year;
-	size_t i, d, k;
+	size_t i, k;
 	const char *q;
 
-	if (n < 20 || number(p, 2, 2, &mon) != 2 || p[2] != '/' ||
-	    number(p + 3, 2, 2, &day) != 2 || p[5] != '/' || number(p + 6, 4, 4, &year) != 4 ||
-	    p[10] != ' ' || mon < 1 || mon > 12 || day < 1 || day > 31 ||
-	    (d = stamp_parse_hms(p + 11, n - 11, &h->c)) == 0)
+	if (n < 20 || (i = us_date(p, n, ' ', &h->c)) == 0)
 		return 0;
-	i = 11 + d;
-	h->c.year = (int)year;
-	h->c.mon = (int)mon;
-	h->c.mday = (int)day;
 	h->has_time = 1;
 	if (starts(p + i, n - i, " - ")) {
 		for (k = i + 3; k < n && isupper_(p[k]); k++)

@@ -200,12 +200,13 @@ first_rival(const struct incident *in, const struct event *init, int initiating)
 	return next;
 }
 
-/* Do a and b show two processes: other hosts, or other pids (NCCL's and
- * UCX's "host:pid:..." on one host)? */
+/* Do a and b show two processes: other hosts (interned by the incident:
+ * one pointer a name), or other pids (NCCL's and UCX's "host:pid:..." on
+ * one host)? */
 static int
 other_process(const struct event *a, const struct event *b)
 {
-	if (a->host != NULL && b->host != NULL && strcmp(a->host, b->host) != 0)
+	if (a->host != NULL && b->host != NULL && a->host != b->host)
 		return 1;
 	return a->pid >= 0 && b->pid >= 0 && a->pid != b->pid;
 }
