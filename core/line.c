@@ -732,7 +732,7 @@ struct header {
 };
 
 static size_t
-skip_level_word(const char *p, size_t n)
+level_word(const char *p, size_t n)
 {
 	static const struct {
 		const char	*w;
@@ -750,10 +750,21 @@ skip_level_word(const char *p, size_t n)
 			continue;
 		for (k = 1; k < l && p[k] == words[i].w[k]; k++)
 			;
-		if (k == l && (p[l] == ' ' || p[l] == ':'))
-			return l + 1 + (p[l] == ':' && n > l + 1 && p[l + 1] == ' ');
+		if (k == l && !isupper_(p[l]))
+			return l;
 	}
 	return 0;
+}
+
+/* A level word and the ' ' or ':' (and ' ') after it: its length. */
+static size_t
+skip_level_word(const char *p, size_t n)
+{
+	size_t l = level_word(p, n);
+
+	if (l == 0 || (p[l] != ' ' && p[l] != ':'))
+		return 0;
+	return l + 1 + (p[l] == ':' && n > l + 1 && p[l + 1] == ' ');
 }
 
 static size_t
@@ -1011,6 +1022,47 @@ header_iso(const char *p, size_t n, struct header *h)
 	return i;
 }
 
+/* The AWS Neuron runtime's "2025-Jun-28 22:19:15.499043  8649:8757  ERROR
+ * NRT:nrt_load  ...": a month's name in an ISO-like date, the pid and
+ * thread, then (not always) the level. */
+static int	month_of(const char *, size_t);
+
+static size_t
+header_neuron(const char *p, size_t n, struct header *h, struct line *out)
+{
+	size_t i, d;
+	long v, tid;
+
+	if (n < 24 || p[4] != '-' || p[8] != '-' || number(p, 4, 4, &v) != 4 ||
+	    (h->c.mon = month_of(p + 5, n - 5)) == 0 || number(p + 9, 2, 2, &tid) != 2 ||
+	    p[11] != ' ')
+		return 0;
+	h->c.year = (int)v;
+	h->c.mday = (int)tid;
+	if ((d = stamp_parse_hms(p + 12, n - 12, &h->c)) == 0 || 12 + d >= n || p[12 + d] != ' ')
+		return 0;
+	h->has_time = 1;
+	i = 12 + d;
+	while (i < n && p[i] == ' ')
+		i++;
+	if ((d = number(p + i, n - i, 10, &v)) != 0 && i + d < n && p[i + d] == ':' &&
+	    number(p + i + d + 1, n - i - d - 1, 10, &tid) != 0) {
+		out->pid = v;
+		i += d + 1;
+		while (i < n && isdig(p[i]))
+			i++;
+		while (i < n && p[i] == ' ')
+			i++;
+	}
+	if ((d = skip_level_word(p + i, n - i)) != 0) {
+		h->sev = p[i] == 'C' ? 'F' : p[i] == 'D' ? 'V' : p[i];
+		i += d;
+		while (i < n && p[i] == ' ')
+			i++;
+	}
+	return i;
+}
+
 /* "[NeMo I 2024-07-31 19:59:50 utils:47] " */
 static size_t
 header_nemo(const char *p, size_t n, struct header *h)
@@ -1173,6 +1225,40 @@ header_dmesg(const char *p, size_t n)
 	return i + d + 1 + (p[i + d + 1] == ' ');
 }
 
+/* The level a message starts with, when no header gave one: Python
+ * logging's default "ERROR:root:...", a tool's "FATAL: ...", "[ERROR] ...",
+ * "[E] ...", and "%(name)s - %(levelname)s - " after its time ("trainer -
+ * ERROR - ..."). The message keeps it. 0: none. */
+static char
+msg_level(const char *p, size_t n)
+{
+	size_t i = 0, l;
+
+	if (p[0] == '[') {
+		if (n > 4 && issev(p[1]) && p[2] == ']' && p[3] == ' ')
+			return p[1];
+		if ((l = level_word(p + 1, n - 1)) != 0 && l + 2 < n && p[l + 1] == ']' &&
+		    (p[l + 2] == ' ' || p[l + 2] == '['))
+			return p[1] == 'C' ? 'F' : p[1] == 'D' ? 'V' : p[1];
+		return 0;
+	}
+	if (!isupper_(p[0])) {
+		/* "name - " first */
+		while (i < n && i < 64 && p[i] != ' ')
+			i++;
+		if (i + 4 >= n || p[i + 1] != '-' || p[i + 2] != ' ' || !isupper_(p[i + 3]))
+			return 0;
+		i += 3;
+	}
+	if ((l = skip_level_word(p + i, n - i)) == 0)
+		return 0;
+	/* "ERROR:" or "ERROR - " (skip_level_word took the ':' or ' ') */
+	if (p[i + l - 1] != ':' && p[i + l - 2] != ':' &&
+	    !(i + l + 1 < n && p[i + l] == '-' && p[i + l + 1] == ' '))
+		return 0;
+	return p[i] == 'C' ? 'F' : p[i] == 'D' ? 'V' : p[i];
+}
+
 static size_t
 parse_header(const char *p, size_t n, struct header *h, struct line *out)
 {
@@ -1204,18 +1290,26 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 		return l;
 	/* the level first, then the date: "ERROR 2025-04-05T00:01:19.209Z "
 	 * (a log store's export of severity and time), "INFO 2024-05-01
-	 * 12:00:00,123 " (Python logging's "%(levelname)s %(asctime)s") */
-	if (isupper_(p[0]) && (l = skip_level_word(p, n)) != 0 && l + 10 < n && isdig(p[l])) {
-		size_t d = header_iso(p + l, n - l, h);
+	 * 12:00:00,123 " (Python logging's "%(levelname)s %(asctime)s"), and
+	 * after a logger's name in capitals: "LAUNCH ERROR 2022-11-21
+	 * 02:35:54,385 " (paddle.distributed.launch) */
+	if (isupper_(p[0])) {
+		size_t w = 0, d;
 
-		if (d != 0) {
+		while (w < n && w < 16 && isupper_(p[w]))
+			w++;
+		w = w > 1 && w < n && p[w] == ' ' && level_word(p, n) == 0 ? w + 1 : 0;
+		if ((l = skip_level_word(p + w, n - w)) != 0 && w + l + 10 < n &&
+		    isdig(p[w + l]) && (d = header_iso(p + w + l, n - w - l, h)) != 0) {
 			if (h->sev == 0)
-				h->sev = p[0] == 'C' ? 'F' : p[0] == 'D' ? 'V' : p[0];
-			return l + d;
+				h->sev = p[w] == 'C' ? 'F' : p[w] == 'D' ? 'V' : p[w];
+			return w + l + d;
 		}
 	}
 	if (isdig(p[0]))
-		return n > 10 && p[2] == '/' ? header_us_date(p, n, h) : header_iso(p, n, h);
+		return n > 10 && p[2] == '/' ? header_us_date(p, n, h) :
+		    n > 10 && p[4] == '-' && isupper_(p[5]) ? header_neuron(p, n, h, out) :
+		    header_iso(p, n, h);
 	return 0;
 }
 
@@ -1682,7 +1776,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	}
 	out->msg = p;
 	out->msglen = n;
-	out->sev = h.sev != 0 ? h.sev : pl.sev;
+	out->sev = h.sev != 0 ? h.sev : pl.sev != 0 ? pl.sev : n > 6 ? msg_level(p, n) : 0;
 	if (n == 0)
 		out->flags |= LINE_BLANK;
 

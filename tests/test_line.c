@@ -463,6 +463,66 @@ test_spliced_record_ends_message(void **state)
 	}
 }
 
+/* A level at the start of the message, where no header gave one: the
+ * line's sev, and the message keeps it. */
+static void
+test_level_in_message(void **state)
+{
+	static const struct {
+		const char	*line;
+		char		 sev;
+	} c[] = {
+		{ "ERROR:root:shard 3 is gone", 'E' },
+		{ "FATAL: cannot map the segment", 'F' },
+		{ "CRITICAL:trainer:out of retries", 'F' },
+		{ "WARNING:root:slow", 'W' },
+		{ "[ERROR] upload failed", 'E' },
+		{ "[E] upload failed", 'E' },
+		{ "2024-05-01 12:00:00,123 - trainer - ERROR - shard 17 could not be opened", 'E' },
+		{ "2024-05-01 12:00:00,123 - INFO - step 3", 'I' },
+		{ "2024-05-01 12:00:00 [ERROR] Something broke", 'E' },
+		/* not levels */
+		{ "ERRORS: 0", 0 },
+		{ "Error: not a logger's word", 0 },
+		{ "[ERRORS] 0", 0 },
+		{ "ERROR", 0 },
+		{ "trainer - ERRORS - 3", 0 },
+		{ "see the ERROR: line above", 0 },
+		{ "[Errno 28] No space left", 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof c / sizeof *c; i++) {
+		parse(c[i].line);
+		if (ln.sev != c[i].sev)
+			fail_msg("%s: sev %d, want %d", c[i].line, ln.sev, c[i].sev);
+	}
+	parse("ERROR:root:shard 3 is gone");
+	msg_is("ERROR:root:shard 3 is gone");
+	/* the AWS Neuron runtime's header: a month's name in the date, the
+	 * pid and thread, the level */
+	parse("2025-Jun-28 22:19:15.499043  8649:8757  ERROR   NRT:nrt_load  model load failed");
+	msg_is("NRT:nrt_load  model load failed");
+	assert_int_equal(ln.sev, 'E');
+	assert_int_equal(ln.pid, 8649);
+	day_is(2025, 6, 28);
+	parse("2023-Aug-01 16:12:43.0204 332066:332417 [18] bootstrap.cc:106 CCOM WARN accept failed");
+	msg_is("[18] bootstrap.cc:106 CCOM WARN accept failed");
+	assert_int_equal(ln.sev, 0);
+	day_is(2023, 8, 1);
+	/* a logger's name in capitals before the level and the date */
+	parse("LAUNCH ERROR 2022-11-21 02:35:54,385 Container failed !!!");
+	msg_is("Container failed !!!");
+	assert_int_equal(ln.sev, 'E');
+	day_is(2022, 11, 21);
+	parse("NCCL INFO 2024 words");
+	msg_is("NCCL INFO 2024 words");
+	parse("2025-June is when it broke");
+	assert_int_equal(ln.sev, 0);
+	msg_is("2025-June is when it broke");
+}
+
 static void
 test_headers_with_dates(void **state)
 {
@@ -978,6 +1038,7 @@ main(void)
 		cmocka_unit_test_setup(test_glued_after_progress_bar, reset),
 		cmocka_unit_test_setup(test_spliced_record_ends_message, reset),
 		cmocka_unit_test_setup(test_headers_with_dates, reset),
+		cmocka_unit_test_setup(test_level_in_message, reset),
 		cmocka_unit_test_setup(test_dates_and_numbers_first, reset),
 		cmocka_unit_test_setup(test_glog_and_nccl, reset),
 		cmocka_unit_test_setup(test_us_date_header, reset),
