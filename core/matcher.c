@@ -56,6 +56,8 @@ struct matcher {
 	struct lithits		 lgram, llit;	/* hits of a line outside it */
 	size_t			*always;	/* signatures with no fragment */
 	size_t			 nalways;
+	size_t			*bylevel;	/* signatures run by the line's level */
+	size_t			 nbylevel;
 	size_t			 had_cand;	/* the last line's prefilter candidates */
 	int			 step;
 	unsigned char		*cand;		/* per signature: 1 = run */
@@ -589,7 +591,7 @@ build_prefilter(struct matcher *m)
 
 		if (s->re == NULL)
 			continue;
-		if (m->byreq[i]) {
+		if (m->byreq[i] || s->level != 0) {
 			m->always[i] = 1;	/* has a trigger: not unfiltered */
 			continue;
 		}
@@ -629,6 +631,10 @@ build_prefilter(struct matcher *m)
 		if (!m->always[i] && rb->sigs[i]->re != NULL)
 			m->always[j++] = i;
 	m->nalways = j;
+	for (i = 0, j = 0; i < rb->nsigs; i++)
+		if (rb->sigs[i]->level != 0 && rb->sigs[i]->re != NULL)
+			m->bylevel[j++] = i;
+	m->nbylevel = j;
 }
 
 struct matcher *
@@ -653,6 +659,7 @@ matcher_new(const struct rulebook *rb)
 	group_requires(m);
 	m->byreq = xcalloc(rb->nsigs + 1, 1);
 	m->always = xcalloc(rb->nsigs + 1, sizeof *m->always);
+	m->bylevel = xcalloc(rb->nsigs + 1, sizeof *m->bylevel);
 	m->maxgroups = maxgroups;
 	scratch_new(m);
 	build_prefilter(m);
@@ -705,6 +712,7 @@ matcher_free(struct matcher *m)
 		free(m->byreq);
 		free(m->grams);
 		free(m->always);
+		free(m->bylevel);
 	}
 	free(m->cand);
 	free(m->candlist);
@@ -984,12 +992,21 @@ run_one(struct matcher *m, size_t si, const char *msg, size_t msglen,
 	return 0;
 }
 
+/* Does a signature of level lv run on a line of level sev? */
+static int
+level_has(char lv, char sev)
+{
+	return sev == 'F' || (lv == 'E' && sev == 'E');
+}
+
 int
 matcher_match(struct matcher *m, const char *line, size_t linelen,
-    const char *msg, size_t msglen, int ranked, match_fn fn, void *arg)
+    const char *msg, size_t msglen, char sev, int ranked, match_fn fn, void *arg)
 {
 	struct lithits *gram, *lit;
 	size_t j, found = 0, off = 0, end = linelen, gcur = 0, lcur = 0;
+	/* signatures run on every line, and on this line for its level */
+	size_t always = m->nalways + (sev == 'E' || sev == 'F' ? m->nbylevel : 0);
 	int pass;
 	size_t *gc = &gcur, *lc = &lcur;
 
@@ -1008,7 +1025,7 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 		gc = &m->bgcur;
 		lc = &m->blcur;
 		/* most lines: no hit before the next line */
-		if (m->nalways == 0 && (*gc == gram->n || gram->v[*gc].start >= end) &&
+		if (always == 0 && (*gc == gram->n || gram->v[*gc].start >= end) &&
 		    (*lc == lit->n || lit->v[*lc].start >= end))
 			return 0;
 	} else {
@@ -1024,12 +1041,18 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 	take_hits(m, gram, gc, off, end);
 	take_hits(m, lit, lc, off, end);
 	m->had_cand = m->ncand;
-	if (m->ncand == 0 && m->nalways == 0)
+	if (m->ncand == 0 && always == 0)
 		return 0;
 	/* Signatures in rulebook order, so results never depend on hashing. */
 	for (j = 0; j < m->nalways; j++)
 		if (!m->cand[m->always[j]])
 			m->candlist[m->ncand++] = m->always[j];
+	for (j = 0; always > m->nalways && j < m->nbylevel; j++) {
+		const struct signature *s = m->rb->sigs[m->bylevel[j]];
+
+		if (level_has(s->level, sev) && !m->cand[s->index])
+			m->candlist[m->ncand++] = s->index;
+	}
 	/* a handful of candidates: insertion sort */
 	for (j = 1; j < m->ncand; j++) {
 		size_t x = m->candlist[j], k = j;
@@ -1041,14 +1064,16 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 		m->candlist[k] = x;
 	}
 	/* a fallback signature runs after the others, and only when none
-	 * of them matched (pass 1) */
-	for (pass = 0; pass < 2; pass++)
+	 * of them matched (pass 1); one run by the line's level (the catch-all
+	 * of an error no entry reads) after every other one (pass 2) */
+	for (pass = 0; pass < 3; pass++)
 		for (j = 0; j < m->ncand; j++) {
 			size_t si = m->candlist[j];
+			const struct signature *s = m->rb->sigs[si];
 
-			if (m->rb->sigs[si]->fallback != pass)
+			if ((s->fallback ? 1 + (s->level != 0) : 0) != pass)
 				continue;
-			if ((pass == 1 && found > 0) || (ranked && m->rb->sigs[si]->unranked))
+			if ((pass > 0 && found > 0) || (ranked && s->unranked))
 				m->cand[si] = 0;	/* (no match: not asked to go on) */
 			else if (run_one(m, si, msg, msglen, fn, arg))
 				found++;

@@ -46,11 +46,14 @@ void		 matcher_scan(struct matcher *m, const char *block, size_t n);
 /* Prefilter on line (the raw line), regexes on msg (the message part).
  * A line inside the block scanned last, after the lines asked about
  * before, takes that scan's findings; any other is scanned alone.
- * ranked: the line has a rank of its own, which unranked signatures
- * (rulebook.h) are not run on. Returns the number of matches. Errors
- * (match limit) go to notes via matcher_take_error. */
+ * sev: the level its logger gave the line (line.h), which signatures
+ * with a level (rulebook.h) are run by, not by the prefilter. ranked:
+ * the line has a rank of its own, which unranked signatures are not run
+ * on. Returns the number of matches. Errors (match limit) go to notes
+ * via matcher_take_error. */
 int		 matcher_match(struct matcher *m, const char *line, size_t linelen,
-		     const char *msg, size_t msglen, int ranked, match_fn fn, void *arg);
+		     const char *msg, size_t msglen, char sev, int ranked, match_fn fn,
+		     void *arg);
 /* The signature that last gave up (match limit), cleared when read. */
 const struct signature *matcher_take_error(struct matcher *m, int *code);
 /* How many signatures the last matcher_match call's prefilter let through

@@ -26,6 +26,8 @@ static const char *const blame_names[] = { "none", "minority", "lowest",
 static const char *const categories[] = { "communication", "model", "data",
     "memory", "hardware", "process", "environment", "storage",
     "performance", NULL };
+/* a signature's level: which lines a logger marked as what */
+static const char *const level_names[] = { "error", "fatal", NULL };
 static const char *const severities[] = { "critical", "high", "medium",
     "low", NULL };
 
@@ -526,6 +528,10 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 			s->unranked = bool_of(c, v, "unranked");
 		else if (strcmp(key, "defines") == 0)
 			s->defines = bool_of(c, v, "defines");
+		else if (strcmp(key, "level") == 0) {
+			if ((r = pick(c, v, "level", level_names, 2)) >= 0)
+				s->level = r == 0 ? 'E' : 'F';
+		}
 		else if (strcmp(key, "fallout") == 0) {
 			int f = pick(c, v, "fallout", fallout_names, 3);
 
@@ -558,6 +564,9 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 	if (s->defines && s->role != ROLE_COLLATERAL && s->role != ROLE_SYMPTOM)
 		err(c, n, "signature '%s': defines is for collateral and symptom lines (an "
 		    "initiating line of its entry does as much already)", s->id ? s->id : "?");
+	if (s->level != 0 && (s->prefilter.n > 0 || s->requires.n > 0))
+		err(c, n, "signature '%s': a level is its prefilter: no prefilter or requires "
+		    "with it", s->id ? s->id : "?");
 	if (s->unranked && s->role != ROLE_CONTEXT)
 		err(c, n, "signature '%s': unranked is for context lines", s->id ? s->id : "?");
 	if (s->pattern == NULL)

@@ -107,6 +107,10 @@ struct signature {
 	 * of its own (it names the rank of the process printing it): not
 	 * run on a ranked line (matcher_match) */
 	int		 unranked;
+	/* level: 'E' runs on lines a logger marked error or fatal, 'F'
+	 * fatal only, by the level tag line_parse read (line.h's sev), not
+	 * by the prefilter's literals; 0: any line (core/matcher.c) */
+	char		 level;
 	/* fallout: what its line says as fallout (its entry's kind, or its
 	 * own when fallout_own: "Waiting in store based barrier" is a wait
 	 * in an entry of errors) */
@@ -119,6 +123,10 @@ struct signature {
 	int		*statfacts;
 	unsigned	 nstatfacts;
 };
+
+/* A catch-all by level (level and fallback): a line its logger marked as
+ * an error that no other signature reads. */
+#define signature_is_lone(s)	((s)->level != 0 && (s)->fallback)
 
 struct where {
 	char		*fact;

@@ -35,7 +35,7 @@ rulecheck_reports(struct matcher *m, const struct signature *s, const char *text
 
 	linestate_init(&ls, -1, -1, 0);
 	line_parse(&ls, text, strlen(text), &ln);
-	matcher_match(m, text, strlen(text), ln.msg, ln.msglen, 0, on_hit, &h);
+	matcher_match(m, text, strlen(text), ln.msg, ln.msglen, ln.sev, 0, on_hit, &h);
 	return h.found;
 }
 
@@ -57,7 +57,7 @@ rulecheck_run(const struct rulebook *rb, int strict, struct notes *ns,
 		st->signatures++;
 		if (s->re == NULL)
 			continue;
-		if (s->prefilter.n == 0) {
+		if (s->prefilter.n == 0 && s->level == 0) {	/* (a level is its prefilter) */
 			nf = matcher_fragments(s->pattern, &frags);
 			if (nf == 0) {
 				st->unfiltered++;

@@ -425,7 +425,7 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len,
 	jl.lineno = w->lineno;
 	jl.offset = w->offset;
 	jl.flags |= LINE_GLUED;
-	found = matcher_match(sc->matcher, w->text, w->len, jl.msg, jl.msglen, jl.rank >= 0,
+	found = matcher_match(sc->matcher, w->text, w->len, jl.msg, jl.msglen, jl.sev, jl.rank >= 0,
 	    on_match, &fc);
 	(void)matcher_take_error(sc->matcher, &code);	/* a joined line's: not said */
 	if (found > 0 || w->joins >= WRAP_JOINS || matcher_had_candidates(sc->matcher) == 0)
@@ -597,7 +597,7 @@ scan_record(struct scanner *sc, struct source *src, const char *text, size_t len
 		src->rd->prev = 0;	/* (a blank line joins nothing) */
 		return ln.splice;
 	}
-	found = matcher_match(sc->matcher, text, len, ln.msg, ln.msglen, ln.rank >= 0, on_match,
+	found = matcher_match(sc->matcher, text, len, ln.msg, ln.msglen, ln.sev, ln.rank >= 0, on_match,
 	    &fc);
 	cand = matcher_had_candidates(sc->matcher);
 	gave_up(sc, lineno);

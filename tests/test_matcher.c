@@ -177,7 +177,7 @@ test_inline_flags_hide_nothing(void **state)
 		    pat[k], line[k], line[k]);
 		rb = book(text);
 		m = matcher_new(rb);
-		matcher_match(m, line[k], strlen(line[k]), line[k], strlen(line[k]), 0, on, &c);
+		matcher_match(m, line[k], strlen(line[k]), line[k], strlen(line[k]), 0, 0, on, &c);
 		assert_int_equal(c.hits[0], 1);
 		matcher_free(m);
 		rulebook_free(rb);
@@ -204,7 +204,7 @@ test_prefilter_hides_nothing(void **state)
 		if (iter == 20000)
 			matcher_tune(m, sample, sizeof sample - 1);
 		len = random_line(&seed, line, sizeof line);
-		matcher_match(m, line, len, line, len, 0, on, &c);
+		matcher_match(m, line, len, line, len, 0, 0, on, &c);
 		agrees(rb, md, &c, line, len);
 	}
 	pcre2_match_data_free(md);
@@ -248,11 +248,11 @@ test_block_scan_agrees(void **state)
 			if (rnd(&seed) % 11 == 0) {
 				size_t olen = random_line(&seed, other, sizeof other);
 
-				matcher_match(m, other, olen, other, olen, 0, on, &c);
+				matcher_match(m, other, olen, other, olen, 0, 0, on, &c);
 				agrees(rb, md, &c, other, olen);
 				memset(&c, 0, sizeof c);
 			}
-			matcher_match(m, block + starts[i], len, block + starts[i], len, 0, on, &c);
+			matcher_match(m, block + starts[i], len, block + starts[i], len, 0, 0, on, &c);
 			agrees(rb, md, &c, block + starts[i], len);
 		}
 	}
@@ -286,7 +286,7 @@ test_rarer_set_triggers(void **state)
 
 	(void)state;
 	/* untuned: "loss" lets g through, and its regex says no */
-	matcher_match(m, step, strlen(step), step, strlen(step), 0, on, &(struct count){ { 0 } });
+	matcher_match(m, step, strlen(step), step, strlen(step), 0, 0, on, &(struct count){ { 0 } });
 	assert_true(matcher_had_candidates(m) > 0);
 	/* a training log: "loss" on every line, ": nan" on none */
 	while (n + strlen(step) + 1 < sizeof tsample) {
@@ -295,13 +295,13 @@ test_rarer_set_triggers(void **state)
 		tsample[n++] = '\n';
 	}
 	matcher_tune(m, tsample, n);
-	matcher_match(m, step, strlen(step), step, strlen(step), 0, on, &(struct count){ { 0 } });
+	matcher_match(m, step, strlen(step), step, strlen(step), 0, 0, on, &(struct count){ { 0 } });
 	assert_int_equal(matcher_had_candidates(m), 0);
 	for (iter = 0; iter < 20000; iter++) {
 		struct count c = { { 0 } };
 
 		len = random_line(&seed, line, sizeof line);
-		matcher_match(m, line, len, line, len, 0, on, &c);
+		matcher_match(m, line, len, line, len, 0, 0, on, &c);
 		agrees(rb, md, &c, line, len);
 	}
 	/* a sample where ": nan" is the commoner: back to "loss" */
@@ -311,7 +311,7 @@ test_rarer_set_triggers(void **state)
 		n += 14;
 	}
 	matcher_tune(m, tsample, n);
-	matcher_match(m, step, strlen(step), step, strlen(step), 0, on, &(struct count){ { 0 } });
+	matcher_match(m, step, strlen(step), step, strlen(step), 0, 0, on, &(struct count){ { 0 } });
 	assert_true(matcher_had_candidates(m) > 0);
 	pcre2_match_data_free(md);
 	matcher_free(m);
@@ -344,14 +344,14 @@ test_may_continue(void **state)
 	(void)state;
 	/* a C++ stack frame: "Error" lets x through, and no words after it
 	 * make a line that starts with a class name */
-	assert_int_equal(matcher_match(m, frame, strlen(frame), frame, strlen(frame), 0, on,
+	assert_int_equal(matcher_match(m, frame, strlen(frame), frame, strlen(frame), 0, 0, on,
 	    &(struct count){ { 0 } }), 0);
 	n = matcher_failed(m, &failed);
 	assert_int_equal(n, 1);
 	assert_int_equal(failed[0], 0);
 	assert_false(matcher_may_continue(m, failed, n, frame, strlen(frame)));
 	/* a line cut before the words y captures: it could still match */
-	(void)matcher_match(m, half, strlen(half), half, strlen(half), 0, on, &(struct count){ { 0 } });
+	(void)matcher_match(m, half, strlen(half), half, strlen(half), 0, 0, on, &(struct count){ { 0 } });
 	n = matcher_failed(m, &failed);
 	assert_true(matcher_may_continue(m, failed, n, half, strlen(half)));
 	/* never a no where a continuation makes a match that starts inside
@@ -362,7 +362,7 @@ test_may_continue(void **state)
 		la = rnd(&seed) % (lb + 1);
 		lb -= la;
 		memcpy(a, j, la);
-		(void)matcher_match(m, a, la, a, la, 0, on, &(struct count){ { 0 } });
+		(void)matcher_match(m, a, la, a, la, 0, 0, on, &(struct count){ { 0 } });
 		n = matcher_failed(m, &failed);
 		for (i = 0; i < n; i++) {
 			const struct signature *s = rb->sigs[failed[i]];
@@ -398,12 +398,57 @@ test_fallback_only_alone(void **state)
 	struct count c = { { 0 } }, d = { { 0 } };
 
 	(void)state;
-	assert_int_equal(matcher_match(m, reset, strlen(reset), reset, strlen(reset), 0, on, &c), 1);
+	assert_int_equal(matcher_match(m, reset, strlen(reset), reset, strlen(reset), 0, 0, on, &c), 1);
 	assert_int_equal(c.hits[0], 1);
 	assert_int_equal(c.hits[1], 0);
-	assert_int_equal(matcher_match(m, other, strlen(other), other, strlen(other), 0, on, &d), 1);
+	assert_int_equal(matcher_match(m, other, strlen(other), other, strlen(other), 0, 0, on, &d), 1);
 	assert_int_equal(d.hits[0], 0);
 	assert_int_equal(d.hits[1], 1);
+	matcher_free(m);
+	rulebook_free(rb);
+}
+
+/* A signature with a level runs on the lines of that level (fatal ones
+ * too for error), whatever the prefilter finds, and as a catch-all after
+ * every other one: the catch-all of catch-alls. */
+static void
+test_level_runs_by_level(void **state)
+{
+	struct rulebook *rb = book(
+	    "id: t\ntitle: T\ncategory: memory\nseverity: low\nsummary: s\n"
+	    "signatures:\n"
+	    "  - {id: any, role: initiating, level: error, fallback: true, pattern: '[a-z]{3}'}\n"
+	    "  - {id: x, role: collateral, pattern: 'Connection reset by peer'}\n"
+	    "  - {id: y, role: collateral, pattern: '^\\w*Error\\b', fallback: true}\n"
+	    "  - {id: f, role: symptom, level: fatal, pattern: 'lost'}\n");
+	struct matcher *m = matcher_new(rb);
+	static const struct {
+		const char	*msg;
+		char		 sev;
+		int		 any, x, y, f;
+	} c[] = {
+		{ "segment lost", 'E', 1, 0, 0, 0 },
+		{ "segment lost", 'F', 0, 0, 0, 1 },	/* (f read it) */
+		{ "segment lost", 'W', 0, 0, 0, 0 },
+		{ "segment lost", 0, 0, 0, 0, 0 },
+		{ "ConnectionResetError: Connection reset by peer", 'E', 0, 1, 0, 0 },
+		{ "ConnectionResetError: the peer went away", 'E', 0, 0, 1, 0 },
+		{ "0x00 0x01", 'E', 0, 0, 0, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	assert_int_equal(matcher_unfiltered(m), 0);
+	for (i = 0; i < sizeof c / sizeof *c; i++) {
+		struct count n = { { 0 } };
+		size_t len = strlen(c[i].msg);
+
+		(void)matcher_match(m, c[i].msg, len, c[i].msg, len, c[i].sev, 0, on, &n);
+		assert_int_equal(n.hits[0], c[i].any);
+		assert_int_equal(n.hits[1], c[i].x);
+		assert_int_equal(n.hits[2], c[i].y);
+		assert_int_equal(n.hits[3], c[i].f);
+	}
 	matcher_free(m);
 	rulebook_free(rb);
 }
@@ -425,7 +470,7 @@ test_catastrophic_regex_gives_up(void **state)
 	memcpy(line, "catastrophe: ", 13);
 	memset(line + 13, 'a', sizeof line - 14);
 	line[sizeof line - 1] = '!';
-	assert_int_equal(matcher_match(m, line, sizeof line, line, sizeof line, 0, on, &c), 0);
+	assert_int_equal(matcher_match(m, line, sizeof line, line, sizeof line, 0, 0, on, &c), 0);
 	bad = matcher_take_error(m, &code);
 	assert_non_null(bad);
 	assert_string_equal(bad->id, "slow");
@@ -446,6 +491,7 @@ main(void)
 		cmocka_unit_test(test_rarer_set_triggers),
 		cmocka_unit_test(test_may_continue),
 		cmocka_unit_test(test_fallback_only_alone),
+		cmocka_unit_test(test_level_runs_by_level),
 		cmocka_unit_test(test_catastrophic_regex_gives_up),
 	};
 

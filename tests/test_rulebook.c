@@ -202,6 +202,11 @@ test_errors_name_place(void **state)
 	/* what fallout says is one of three kinds */
 	role_refused(dir, "    role: collateral\n    fallout: waiting\n",
 	    "unknown fallout 'waiting'");
+	/* a level is error or fatal, and it is the signature's prefilter */
+	role_refused(dir, "    role: initiating\n    level: warning\n",
+	    "unknown level 'warning'");
+	role_refused(dir, "    role: initiating\n    level: error\n    prefilter: [boom]\n",
+	    "a level is its prefilter");
 
 	/* a bad regex, and a good file beside it still loads */
 	notes_init(&ns);

@@ -141,7 +141,7 @@ on_line(void *arg, struct source *src, const char *text, size_t len,
 	l->lineno = (uint32_t)lineno;
 	c->best = 0;
 	if (ln.msglen > 0)
-		matcher_match(c->m, text, len, ln.msg, ln.msglen, ln.rank >= 0, on_role, c);
+		matcher_match(c->m, text, len, ln.msg, ln.msglen, ln.sev, ln.rank >= 0, on_role, c);
 	l->role = (uint8_t)c->best;
 	if (!lv->reached && ((lv->want_src >= 0 && (int)c->src == lv->want_src &&
 	    lineno >= lv->want_line) ||

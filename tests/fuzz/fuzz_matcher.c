@@ -58,8 +58,13 @@ check_line(const struct rulebook *rb, const char *line, size_t len,
 
 		if (want < 0)
 			continue;	/* gave up: so may the matcher */
+		/* (a signature with a level runs only on lines of that level) */
+		if (s->level != 0 && ln->sev != 'F' && !(s->level == 'E' && ln->sev == 'E'))
+			want = 0;
 		if (want && s->fallback && other)
 			continue;	/* another one read the line */
+		if (want && signature_is_lone(s) && got->n > 0 && !reported(got, s))
+			continue;	/* ... or another catch-all did, which runs before */
 		if (want && !reported(got, s) && s->prefilter.n == 0) {
 			fprintf(stderr, "fuzz_matcher: the prefilter hides a match of %s "
 			    "('%s') on: %.*s\n", s->fullid, s->pattern, (int)len, line);
@@ -102,7 +107,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		len = (size_t)(nl - p);
 		line_parse(&ls, p, len, &ln);
 		(void)matcher_take_error(m, &code);
-		matcher_match(m, p, len, ln.msg, ln.msglen, ln.rank >= 0, on_match, &inblock);
+		matcher_match(m, p, len, ln.msg, ln.msglen, ln.sev, ln.rank >= 0, on_match, &inblock);
 		if (matcher_take_error(m, &code) != NULL)
 			continue;
 		/* the same line alone (a copy, outside the block): the block's
@@ -112,7 +117,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct line lc = ln;
 
 			lc.msg = copy + (ln.msg - p);
-			matcher_match(m, copy, len, lc.msg, lc.msglen, lc.rank >= 0, on_match, &alone);
+			matcher_match(m, copy, len, lc.msg, lc.msglen, lc.sev, lc.rank >= 0, on_match, &alone);
 			FZ_CHECK(alone.n == inblock.n);
 			for (i = 0; i < alone.n; i++)
 				FZ_CHECK(alone.v[i] == inblock.v[i]);
