@@ -121,6 +121,10 @@ int	incident_want_initiating(const struct event *ev);
 int	incident_want_own_failure(const struct event *ev);
 int	incident_want_collateral(const struct event *ev);
 int	incident_want_trouble(const struct event *ev);
+/* A line of an error no entry reads (a catch-all by level: rulebook.h)
+ * in a run whose other lines say that a rank failed or waited: it says
+ * nothing they do not, and the analysis passes over it. */
+int	incident_lone_muted(const struct incident *in, const struct event *ev);
 int	incident_time_quality(const struct event *ev);
 int	incident_is_active(const struct incident *in, int rank);
 const char *incident_host(const struct incident *in, int rank);

@@ -529,7 +529,8 @@ establish_world(const struct incident *in, struct analysis *an)
 		for (i = 0; i < in->nevents; i++) {
 			const struct event *ev = in->events[i];
 
-			if (ev->line_rank < 0 || ev->line_rank_from == RANK_FILE)
+			if (ev->line_rank < 0 || ev->line_rank_from == RANK_FILE ||
+			    incident_lone_muted(in, ev))
 				continue;
 			if (file == NULL)
 				file = event_file(ev);

@@ -182,8 +182,10 @@ diagnose_entries(struct incident *in, struct analysis *an)
 		}
 		if (why == e) {
 			d.owns_initiating = 1;
-			/* (a cut record's entry is a guess at what failed) */
-			if (!an->initiating->sig->only_at_end)
+			/* (a cut record's entry is a guess at what failed; an
+			 * error no entry reads is the lead, not what failed: an
+			 * entry whose signs the run showed comes before it) */
+			if (!an->initiating->sig->only_at_end && !signature_is_lone(an->initiating->sig))
 				d.evidence += 4;
 		}
 		for (k = 0; er != NULL && k < in->rank_n; k++)

@@ -591,6 +591,9 @@ incident_add_event(struct incident *in, struct event *ev)
 			ev->rank_from = RANK_NAMED;
 		}
 	}
+	if ((ev->sig->role == ROLE_INITIATING || ev->sig->role == ROLE_COLLATERAL) &&
+	    !signature_is_lone(ev->sig))
+		in->told_trouble++;
 	rs = incident_rank_slot(in, ev->rank);
 	if (ev->rank >= INCIDENT_MAX_RANK)
 		ev->rank = -1;
@@ -894,7 +897,7 @@ incident_first_of_rank(const struct incident *in, int rank, int (*want)(const st
 	for (i = lo; i < hi; i++) {
 		const struct event *ev = in->events[in->byrank[i]];
 
-		if (ev->rank != rank || !want(ev))
+		if (ev->rank != rank || !want(ev) || incident_lone_muted(in, ev))
 			continue;
 		if (best == NULL || incident_time_quality(ev) > incident_time_quality(best))
 			best = ev;
@@ -924,6 +927,12 @@ int
 incident_want_own_failure(const struct event *ev)
 {
 	return ev->sig->role == ROLE_INITIATING && !ev->sig->last_resort;
+}
+
+int
+incident_lone_muted(const struct incident *in, const struct event *ev)
+{
+	return in->told_trouble > 0 && signature_is_lone(ev->sig);
 }
 
 int

@@ -231,6 +231,9 @@ struct incident {
 	struct rankstate	  unattributed;
 	struct event		**events;
 	size_t			  nevents, capevents;
+	/* events that say a rank failed or waited (initiating, collateral),
+	 * but for lines of an error no entry reads (incident_lone_muted) */
+	size_t			  told_trouble;
 	size_t			  order;
 	unsigned long		  lines;
 	uint64_t		  bytes;

@@ -407,7 +407,7 @@ first_last_resort(const struct incident *in, const struct waits *td, int rank)
 	for (i = lo; i < hi; i++) {
 		const struct event *ev = in->events[in->byrank[i]];
 
-		if (ev->rank == rank && ev->sig->last_resort &&
+		if (ev->rank == rank && ev->sig->last_resort && !incident_lone_muted(in, ev) &&
 		    (first == NULL || event_cmp_time(ev, first) < 0) && !torn_down(td, ev))
 			first = ev;
 	}
@@ -562,7 +562,7 @@ order_choose(struct incident *in, struct analysis *an, struct passes *p)
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
 
-		if (ev->sig->last_resort && an->initiating == NULL &&
+		if (ev->sig->last_resort && an->initiating == NULL && !incident_lone_muted(in, ev) &&
 		    (died == NULL || event_cmp_time(ev, died) < 0))
 			died = ev;
 		/* Fallout with no time is still fallout: a run whose lines

@@ -384,7 +384,12 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		buf_adds(reason, "; the rank is the one its process group prints, which is "
 		    "the global rank only in the default group");
 	}
-	if (init->sig->last_resort) {
+	if (signature_is_lone(init->sig)) {
+		cap(an, "low");
+		buf_adds(reason, "; it is the first line its logger marked as an error, which "
+		    "no entry reads, and no other line says that a rank failed or waited: "
+		    "what it means, and whether the run stopped there, is not known");
+	} else if (init->sig->last_resort) {
 		cap(an, "low");
 		buf_adds(reason, "; no other line says that a rank failed, and no rank timed out "
 		    "before it");

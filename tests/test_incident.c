@@ -40,6 +40,10 @@ static const char *const yaml[] = {
 	"signatures:\n"
 	"  - {id: hello, role: context, pattern: 'hello from (?<where>\\S+)'}\n"
 	"  - {id: bye, role: collateral, pattern: 'goodbye now'}\n",
+	"id: unlisted\ntitle: Unlisted\ncategory: process\nseverity: medium\nsummary: s\n"
+	"signatures:\n"
+	"  - {id: any, role: initiating, weight: 0.2, level: error, fallback: true,\n"
+	"     last_resort: true, pattern: '[a-z]{3}'}\n",
 };
 
 static struct rulebook *rb;
@@ -411,6 +415,60 @@ test_healthy_and_required_condition(void **state)
 	assert_string_equal(an->confidence, "high");
 	for (i = 0; i < an->ndiags; i++)
 		assert_string_not_equal(an->diags[i].entry->id, "shape");	/* context only */
+	run_free(r);
+	tu_rmdir(dir);
+}
+
+/* A line its logger marked as an error, which no other signature reads,
+ * is a failure of a cause not known where nothing else says a rank failed
+ * or waited, and nothing where something does. */
+static void
+test_lone_error(void **state)
+{
+	char *dir = tu_tmpdir();
+	struct run *r;
+	const struct analysis *an;
+	size_t i;
+
+	(void)state;
+	train(dir, 3, 5);
+	/* a warning and an info line are no errors */
+	TU_APPEND(dir, "rank1.log", "W0302 10:05:00.000000  4711 t.cc:1] segment slow\n"
+	    "I0302 10:05:01.000000  4711 t.cc:1] segment retried\n");
+	an = analyse(&r, dir);
+	assert_int_equal(an->verdict, VERDICT_HEALTHY);
+	run_free(r);
+	TU_APPEND(dir, "rank1.log", "E0302 10:05:02.000000  4711 t.cc:1] segment lost\n");
+	TU_APPEND(dir, "rank2.log", "E0302 10:05:09.000000  4712 t.cc:1] segment lost\n");
+	an = analyse(&r, dir);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_string_equal(an->initiating->sig->fullid, "unlisted/any");
+	assert_int_equal(an->initiating->rank, 1);
+	assert_string_equal(an->confidence, "low");
+	assert_non_null(strstr(an->reason, "marked as an error"));
+	run_free(r);
+	/* an error-level line that a signature reads is that signature's */
+	TU_APPEND(dir, "rank0.log", "E0302 10:05:01.000000  4710 t.cc:1] BOOM happened here\n");
+	an = analyse(&r, dir);
+	assert_non_null(an->initiating);
+	assert_string_equal(an->initiating->sig->fullid, "boom/boom");
+	for (i = 0; i < an->ndiags; i++)
+		assert_string_not_equal(an->diags[i].entry->id, "unlisted");
+	run_free(r);
+	tu_rmdir(dir);
+
+	/* beside a wait, it says nothing: the run is a hang */
+	dir = tu_tmpdir();
+	train(dir, 3, 5);
+	TU_APPEND(dir, "rank1.log", "E0302 10:05:02.000000  4711 t.cc:1] segment lost\n");
+	tu_say(dir, 0, 40, 0, "collective timed out: seq=9");
+	tu_say(dir, 2, 40, 0, "collective timed out: seq=9");
+	an = analyse(&r, dir);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_null(an->initiating);
+	for (i = 0; i < an->ndiags; i++)
+		assert_string_not_equal(an->diags[i].entry->id, "unlisted");
 	run_free(r);
 	tu_rmdir(dir);
 }
@@ -828,6 +886,7 @@ main(void)
 		cmocka_unit_test(test_facts_shared),
 		cmocka_unit_test(test_events_outlive_arena),
 		cmocka_unit_test(test_ranks_compress),
+		cmocka_unit_test(test_lone_error),
 	};
 
 	setenv("TZ", "UTC", 1);
