@@ -399,13 +399,22 @@ test_outlier_median(void **state)
 	tu_rmdir(dir);
 }
 
+/* No diagnosis of entry id. */
+static void
+no_diagnosis(const struct analysis *an, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < an->ndiags; i++)
+		assert_string_not_equal(an->diags[i].entry->id, id);
+}
+
 static void
 test_healthy_and_required_condition(void **state)
 {
 	char *dir = tu_tmpdir();
 	struct run *r;
 	const struct analysis *an;
-	size_t i;
 
 	(void)state;
 	train(dir, 3, 5);
@@ -413,8 +422,7 @@ test_healthy_and_required_condition(void **state)
 	an = analyse(&r, dir);
 	assert_int_equal(an->verdict, VERDICT_HEALTHY);
 	assert_string_equal(an->confidence, "high");
-	for (i = 0; i < an->ndiags; i++)
-		assert_string_not_equal(an->diags[i].entry->id, "shape");	/* context only */
+	no_diagnosis(an, "shape");	/* context only */
 	run_free(r);
 	tu_rmdir(dir);
 }
@@ -428,7 +436,6 @@ test_lone_error(void **state)
 	char *dir = tu_tmpdir();
 	struct run *r;
 	const struct analysis *an;
-	size_t i;
 
 	(void)state;
 	train(dir, 3, 5);
@@ -453,8 +460,7 @@ test_lone_error(void **state)
 	an = analyse(&r, dir);
 	assert_non_null(an->initiating);
 	assert_string_equal(an->initiating->sig->fullid, "boom/boom");
-	for (i = 0; i < an->ndiags; i++)
-		assert_string_not_equal(an->diags[i].entry->id, "unlisted");
+	no_diagnosis(an, "unlisted");
 	run_free(r);
 	tu_rmdir(dir);
 
@@ -467,8 +473,7 @@ test_lone_error(void **state)
 	an = analyse(&r, dir);
 	assert_int_equal(an->verdict, VERDICT_HANG);
 	assert_null(an->initiating);
-	for (i = 0; i < an->ndiags; i++)
-		assert_string_not_equal(an->diags[i].entry->id, "unlisted");
+	no_diagnosis(an, "unlisted");
 	run_free(r);
 	tu_rmdir(dir);
 }
