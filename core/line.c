@@ -756,6 +756,14 @@ level_word(const char *p, size_t n)
 	return 0;
 }
 
+/* A level word's first letter as line.h's sev: CRITICAL is fatal, DEBUG
+ * verbose. */
+static char
+level_sev(char c)
+{
+	return c == 'C' ? 'F' : c == 'D' ? 'V' : c;
+}
+
 /* A level word and the ' ' or ':' (and ' ') after it: its length. */
 static size_t
 skip_level_word(const char *p, size_t n)
@@ -908,7 +916,7 @@ header_bracket_date(const char *p, size_t n, struct header *h)
 		while (j < n && isupper_(p[j]))
 			j++;
 		if (j > i + 1 && j + 1 < n && p[j] == ']' && p[j + 1] == ' ') {
-			h->sev = p[i + 1];
+			h->sev = level_sev(p[i + 1]);
 			i = j + 2;
 		}
 	}
@@ -929,7 +937,7 @@ header_bracket_date(const char *p, size_t n, struct header *h)
 			while (k < n && isupper_(p[k]))
 				k++;
 			if (k > j + 3 && k + 1 < n && p[k] == ']' && p[k + 1] == ' ') {
-				h->sev = p[j + 3];
+				h->sev = level_sev(p[j + 3]);
 				i = k + 2;
 			}
 		}
@@ -969,7 +977,7 @@ header_vllm(const char *p, size_t n, struct header *h)
 	h->c.mday = (int)day;
 	h->c.year = 0;
 	h->has_time = 1;
-	h->sev = p[0] == 'C' ? 'F' : p[0] == 'D' ? 'V' : p[0];
+	h->sev = level_sev(p[0]);
 	return (size_t)(e - p) + 2;
 }
 
@@ -991,7 +999,7 @@ header_us_date(const char *p, size_t n, struct header *h)
 		if (k > i + 3 && starts(p + k, n - k, " - ") &&
 		    (q = memmem(p + k + 3, n - k - 3 < 160 ? n - k - 3 : 160, " - ", 3)) != NULL &&
 		    memchr(p + k + 3, ' ', (size_t)(q - p - k - 3)) == NULL) {
-			h->sev = p[i + 3] == 'C' ? 'F' : p[i + 3] == 'D' ? 'V' : p[i + 3];
+			h->sev = level_sev(p[i + 3]);
 			return (size_t)(q - p) + 3;
 		}
 	}
@@ -1015,7 +1023,7 @@ header_iso(const char *p, size_t n, struct header *h)
 	i += skip_separators(p + i, n - i);
 	d = skip_level_word(p + i, n - i);
 	if (d) {
-		h->sev = p[i];
+		h->sev = level_sev(p[i]);
 		i += d;
 		i += skip_separators(p + i, n - i);
 	}
@@ -1030,32 +1038,30 @@ static int	month_of(const char *, size_t);
 static size_t
 header_neuron(const char *p, size_t n, struct header *h, struct line *out)
 {
-	size_t i, d;
-	long v, tid;
+	size_t i, d, d2;
+	long year, day, pid, tid;
 
-	if (n < 24 || p[4] != '-' || p[8] != '-' || number(p, 4, 4, &v) != 4 ||
-	    (h->c.mon = month_of(p + 5, n - 5)) == 0 || number(p + 9, 2, 2, &tid) != 2 ||
+	if (n < 24 || p[4] != '-' || p[8] != '-' || number(p, 4, 4, &year) != 4 ||
+	    (h->c.mon = month_of(p + 5, n - 5)) == 0 || number(p + 9, 2, 2, &day) != 2 ||
 	    p[11] != ' ')
 		return 0;
-	h->c.year = (int)v;
-	h->c.mday = (int)tid;
+	h->c.year = (int)year;
+	h->c.mday = (int)day;
 	if ((d = stamp_parse_hms(p + 12, n - 12, &h->c)) == 0 || 12 + d >= n || p[12 + d] != ' ')
 		return 0;
 	h->has_time = 1;
 	i = 12 + d;
 	while (i < n && p[i] == ' ')
 		i++;
-	if ((d = number(p + i, n - i, 10, &v)) != 0 && i + d < n && p[i + d] == ':' &&
-	    number(p + i + d + 1, n - i - d - 1, 10, &tid) != 0) {
-		out->pid = v;
-		i += d + 1;
-		while (i < n && isdig(p[i]))
-			i++;
+	if ((d = number(p + i, n - i, 10, &pid)) != 0 && i + d < n && p[i + d] == ':' &&
+	    (d2 = number(p + i + d + 1, n - i - d - 1, 10, &tid)) != 0) {
+		out->pid = pid;
+		i += d + 1 + d2;
 		while (i < n && p[i] == ' ')
 			i++;
 	}
 	if ((d = skip_level_word(p + i, n - i)) != 0) {
-		h->sev = p[i] == 'C' ? 'F' : p[i] == 'D' ? 'V' : p[i];
+		h->sev = level_sev(p[i]);
 		i += d;
 		while (i < n && p[i] == ' ')
 			i++;
@@ -1239,7 +1245,7 @@ msg_level(const char *p, size_t n)
 			return p[1];
 		if ((l = level_word(p + 1, n - 1)) != 0 && l + 2 < n && p[l + 1] == ']' &&
 		    (p[l + 2] == ' ' || p[l + 2] == '['))
-			return p[1] == 'C' ? 'F' : p[1] == 'D' ? 'V' : p[1];
+			return level_sev(p[1]);
 		return 0;
 	}
 	if (!isupper_(p[0])) {
@@ -1250,13 +1256,11 @@ msg_level(const char *p, size_t n)
 			return 0;
 		i += 3;
 	}
-	if ((l = skip_level_word(p + i, n - i)) == 0)
+	/* "ERROR:" or "ERROR - " (level_word leaves a byte after the word) */
+	if ((l = level_word(p + i, n - i)) == 0 ||
+	    (p[i + l] != ':' && !starts(p + i + l, n - i - l, " - ")))
 		return 0;
-	/* "ERROR:" or "ERROR - " (skip_level_word took the ':' or ' ') */
-	if (p[i + l - 1] != ':' && p[i + l - 2] != ':' &&
-	    !(i + l + 1 < n && p[i + l] == '-' && p[i + l + 1] == ' '))
-		return 0;
-	return p[i] == 'C' ? 'F' : p[i] == 'D' ? 'V' : p[i];
+	return level_sev(p[i]);
 }
 
 static size_t
@@ -1302,7 +1306,7 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 		if ((l = skip_level_word(p + w, n - w)) != 0 && w + l + 10 < n &&
 		    isdig(p[w + l]) && (d = header_iso(p + w + l, n - w - l, h)) != 0) {
 			if (h->sev == 0)
-				h->sev = p[w] == 'C' ? 'F' : p[w] == 'D' ? 'V' : p[w];
+				h->sev = level_sev(p[w]);
 			return w + l + d;
 		}
 	}
