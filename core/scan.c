@@ -268,7 +268,10 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	/* (a catch-all's match leaves the line a first half: the signature
 	 * that failed on it may read it whole, joined to the next) */
 	fc->trouble += !minor && !sig->fallback;
-	if (!minor)
+	/* (an error no entry reads says nothing where other lines tell: the
+	 * watchdog's frames after a PyTorch error line the paste cut short
+	 * are still the timeout) */
+	if (!minor && !signature_is_lone(sig))
 		fc->src->rd->trouble_seen = 1;
 }
 

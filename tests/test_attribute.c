@@ -2341,6 +2341,16 @@ test_watchdog_frames_alone(void **state)
 	for (i = 0; i < t.r->incident->nevents; i++)
 		assert_string_not_equal(t.r->incident->events[i]->sig->id, "watchdog-timeout-frame");
 	done(&t);
+
+	/* the timeout's line cut short: an error line no entry reads, which
+	 * says nothing the frames do not */
+	snprintf(log, sizeof log, "[rank1]:[E0516 06:09:16.295666043 ProcessGroupNCCL.cpp:629] "
+	    "[Rank 1] Watchdog caught collective ope\n%s", frames);
+	an = analyse_log(&t, "rank1.log", log);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "nccl-watchdog-timeout");
+	done(&t);
 }
 
 int
