@@ -1104,6 +1104,27 @@ matcher_failed(const struct matcher *m, const uint32_t **sigs)
 	return m->nfailed;
 }
 
+/* The rulebook's code is compiled for whole matches, and shared by every
+ * thread: this matcher's copy of signature si's, compiled once for
+ * partial ones (else PCRE2 would interpret each, 4 times the
+ * instructions; and does, when the copy cannot be made). */
+static const pcre2_code *
+partial_code(struct matcher *m, uint32_t si)
+{
+	pcre2_code **part = &m->partial[si];
+
+	if (*part == NULL && (*part = pcre2_code_copy(m->rb->sigs[si]->re)) != NULL)
+		(void)pcre2_jit_compile(*part, PCRE2_JIT_PARTIAL_HARD);
+	return *part != NULL ? *part : m->rb->sigs[si]->re;
+}
+
+static int
+match_partial(struct matcher *m, uint32_t si, const char *msg, size_t msglen)
+{
+	return pcre2_match(partial_code(m, si), (PCRE2_SPTR)msg, msglen, 0, PCRE2_PARTIAL_HARD,
+	    m->md, m->mctx);
+}
+
 int
 matcher_may_continue(struct matcher *m, const uint32_t *sigs, size_t n, const char *msg,
     size_t msglen)
@@ -1112,19 +1133,15 @@ matcher_may_continue(struct matcher *m, const uint32_t *sigs, size_t n, const ch
 	int rc;
 
 	for (j = 0; j < n; j++) {
-		const pcre2_code *whole = m->rb->sigs[sigs[j]]->re;
-		pcre2_code **part = &m->partial[sigs[j]];
-
-		/* the rulebook's code is compiled for whole matches, and shared
-		 * by every thread: this matcher's copy, compiled once for
-		 * partial ones (else PCRE2 would interpret each, 4 times the
-		 * instructions; and does, when the copy cannot be made) */
-		if (*part == NULL && (*part = pcre2_code_copy(whole)) != NULL)
-			(void)pcre2_jit_compile(*part, PCRE2_JIT_PARTIAL_HARD);
-		rc = pcre2_match(*part != NULL ? *part : whole, (PCRE2_SPTR)msg, msglen, 0,
-		    PCRE2_PARTIAL_HARD, m->md, m->mctx);
+		rc = match_partial(m, sigs[j], msg, msglen);
 		if (rc == PCRE2_ERROR_PARTIAL || rc >= 0)
 			return 1;
 	}
 	return 0;
+}
+
+int
+matcher_cut_short(struct matcher *m, uint32_t si, const char *msg, size_t msglen)
+{
+	return match_partial(m, si, msg, msglen) == PCRE2_ERROR_PARTIAL;
 }

@@ -68,6 +68,10 @@ size_t		 matcher_failed(const struct matcher *m, const uint32_t **sigs);
  * could go on from is the first half of no hard-wrapped record. */
 int		 matcher_may_continue(struct matcher *m, const uint32_t *sigs, size_t n,
 		     const char *msg, size_t msglen);
+/* Is msg the start of a line signature si reads, cut short (a partial
+ * match only: the text ends inside what the pattern still needs)? */
+int		 matcher_cut_short(struct matcher *m, uint32_t si, const char *msg,
+		     size_t msglen);
 
 /* Literal fragments the prefilter uses for a pattern: 0 when the pattern
  * has none of at least 4 bytes (it then runs on every line). Each out[i]

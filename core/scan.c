@@ -112,6 +112,8 @@ struct cut {
 	struct event	*ev;		/* self-contained (no arena), its text kept */
 	int		 rank;
 	int		 own;		/* its rank is its line's own (a prefix, the file) */
+	int		 tail;		/* a line its signature's start followed: the
+					 * same line cut short where a paste ends */
 	char		*host;		/* the line's, a copy: the source's may go */
 };
 
@@ -168,13 +170,22 @@ cut_continues(const struct line *ln)
 	    (p[0] == 'E' && starts(p, n, "Exception raised from "));
 }
 
-/* Before ln is matched: does it end a held record of its rank? */
+/* Before ln is matched: does it end a held record of its rank? A line
+ * that is the start of one its signature reads, cut short (a PCRE2
+ * partial match), may be where a paste ends: the record is kept, its
+ * tail, until another line shows the paste went on. */
 static void
-cut_goes_on(struct source *src, const struct line *ln)
+cut_goes_on(struct scanner *sc, struct source *src, const struct line *ln)
 {
 	struct cut *x = cut_find(src->rd->cuts, ln);
+	uint32_t si;
 
-	if (x != NULL && !cut_continues(ln))
+	if (x == NULL || cut_continues(ln))
+		return;
+	si = (uint32_t)x->ev->sig->index;
+	if (!x->tail && matcher_cut_short(sc->matcher, si, ln->msg, ln->msglen))
+		x->tail = 1;
+	else
 		cut_drop(src->rd->cuts, (size_t)(x - src->rd->cuts->v));
 }
 
@@ -182,11 +193,14 @@ static void
 cut_hold(struct source *src, const struct line *ln, struct event *ev)
 {
 	struct cuts *c = src->rd->cuts;
+	struct cut *x = cut_find(c, ln);
 
-	if (cut_find(c, ln) != NULL) {	/* the record's first line is held */
+	if (x != NULL && !x->tail) {	/* the record's first line is held */
 		event_free(ev);
 		return;
 	}
+	if (x != NULL)	/* its tail was a whole line, not one cut short */
+		cut_drop(c, (size_t)(x - c->v));
 	if (c == NULL)
 		c = src->rd->cuts = xcalloc(1, sizeof *c);
 	if (c->n == CUTS_MAX)	/* the oldest goes */
@@ -194,6 +208,7 @@ cut_hold(struct source *src, const struct line *ln, struct event *ev)
 	c->v[c->n].ev = ev;
 	c->v[c->n].rank = ln->rank;
 	c->v[c->n].own = own_rank(ln);
+	c->v[c->n].tail = 0;
 	c->v[c->n].host = ln->hostlen > 0 ? xstrndup(ln->host, ln->hostlen) : NULL;
 	c->n++;
 }
@@ -593,7 +608,7 @@ scan_record(struct scanner *sc, struct source *src, const char *text, size_t len
 	fc.host = line_host(src, &ln);
 	line_rec(sc->b, &ln, fc.host);
 	if (src->rd->cuts != NULL)
-		cut_goes_on(src, &ln);
+		cut_goes_on(sc, src, &ln);
 	if (ln.msglen == 0) {
 		if (src->rd->wrap != NULL)
 			src->rd->wrap->len = 0;

@@ -1954,6 +1954,35 @@ test_log_ends_in_connect_retry(void **state)
 	    "7000 - Init COMPLETE\n");
 	assert_int_equal(an->verdict, VERDICT_HEALTHY);
 	done(&t);
+
+	/* a paste that ends in the same line cut short still ends in it */
+	an = analyse_log(&t, "nccl.log", RETRY RETRY
+	    "node-7:40112:40190 [3] NCCL INFO Call to connect retu\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_string_equal(an->diags[0].entry->id, "nccl-bootstrap-failure");
+	done(&t);
+
+	/* but not when the paste goes on after it, nor when its last line
+	 * is another one */
+	an = analyse_log(&t, "nccl.log", RETRY
+	    "node-7:40112:40190 [3] NCCL INFO Call to connect retu\n"
+	    "node-7:40112:40190 [3] NCCL INFO Connected all rings\n");
+	assert_int_equal(an->verdict, VERDICT_HEALTHY);
+	done(&t);
+	an = analyse_log(&t, "nccl.log", RETRY
+	    "node-7:40112:40190 [3] NCCL INFO Connected all ri\n");
+	assert_int_equal(an->verdict, VERDICT_HEALTHY);
+	done(&t);
+
+	/* c10d's store connect, warned at each try, the same way */
+	an = analyse_log(&t, "agent.log",
+	    "[W socket.cpp:601] [c10d] The client socket has failed to connect to "
+	    "[trainer-0.svc]:43461 (errno: 113 - No route to host).\n"
+	    "[W socket.cpp:601] [c10d] The client socket has failed to connect to "
+	    "trainer-0.svc:43461 (errno: 113 - No rou\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_string_equal(an->diags[0].entry->id, "rendezvous-failure");
+	done(&t);
 }
 #undef RETRY
 
