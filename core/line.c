@@ -1805,6 +1805,11 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	/* Rank. */
 	if (pl.prefix_rank >= 0)
 		set_rank(out, pl.prefix_rank, RANK_PREFIX);
+	/* "1: [rank12]:": srun started a launcher (torchrun) a node, and its
+	 * label is the node's; its other lines ("1: host:pid:tid [4] NCCL
+	 * WARN ...") are of some rank of that node, not of rank 1 */
+	if (pl.label >= 0 && pl.prefix_rank >= 0 && pl.prefix_rank != pl.label)
+		st->label_node = 1;
 	if (pl.tee_global >= 0)
 		set_rank(out, pl.tee_global, RANK_PREFIX);
 	/* How many processes a node runs, where the logs say it: torchrun's
@@ -1836,7 +1841,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 			set_rank(out, pl.tee_local + st->tee_offset - 1, RANK_LOCAL);
 		else
 			set_rank(out, pl.tee_local, RANK_LOCAL);
-	} else if (pl.label >= 0 && st->nproc <= 1 && st->max_local <= 0)
+	} else if (pl.label >= 0 && st->nproc <= 1 && st->max_local <= 0 && !st->label_node)
 		set_rank(out, pl.label, from_pod ? RANK_POD : RANK_LABEL);
 	/* else the label is a node running several processes (torchrun's own
 	 * lines, a process printing without its [defaultN]:): no rank */

@@ -83,8 +83,11 @@ struct linestate {
 	unsigned long	 group_ranked;	/* lines ranked only by a group rank */
 	int		 ignoring;	/* in an "Exception ignored" record */
 	int		 ignored_rank;	/* its rank, -1 */
-	int		 cr_free;	/* set by the reader: the lines it hands
+	unsigned char	 cr_free;	/* set by the reader: the lines it hands
 					 * over now hold no '\r' */
+	unsigned char	 label_node;	/* a line's [rankN]: differs from its
+					 * launcher label: labels are tasks
+					 * running several ranks, not ranks */
 	int		 tee_offset;	/* global - local rank of "[defaultL]:[rankG]:"
 					 * lines, + 1; 0 none seen, -1 several */
 	/* What an envelope (core/envelope.h) said of the line, set by the

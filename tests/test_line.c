@@ -386,6 +386,22 @@ test_slurm_label_mpi_ray(void **state)
 	assert_int_equal(ln.rank, -1);
 	parse("12:30 lunch");
 	assert_int_equal(ln.rank, -1);
+
+	/* srun started one torchrun a node: its label is the node's, which
+	 * "1: [rank12]:" shows; the node's other lines are of no one rank */
+	linestate_init(&st, -1, -1, 0);
+	parse("1: gpu-b07:4410:4480 [4] NCCL INFO Bootstrap : Using ib0:10.0.0.7<0>");
+	assert_int_equal(ln.rank, 1);
+	parse("1: [rank12]: Traceback (most recent call last):");
+	assert_int_equal(ln.rank, 12);
+	parse("1: gpu-b07:4410:4480 [4] bootstrap.cc:77 NCCL WARN Message truncated");
+	assert_int_equal(ln.rank, -1);
+	assert_int_equal(ln.label, 1);
+	/* one task a rank: label and rank agree */
+	linestate_init(&st, -1, -1, 0);
+	parse("3: [rank3]: Traceback (most recent call last):");
+	parse("3: gpu-b07:4410:4480 [3] NCCL WARN Message truncated");
+	assert_int_equal(ln.rank, 3);
 }
 
 static void
