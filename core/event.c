@@ -50,7 +50,7 @@ text_hash(const char *p, size_t n)
 /* --- arenas ----------------------------------------------------------------- */
 
 _Static_assert(EVPOOL_MAX / 8 < 256, "a pool event's size class fits event.cls");
-_Static_assert(LINE_BLANK < 1 << 6, "the LINE_ flags fit event.flags");
+_Static_assert(LINE_CRASH_DUMP == 1 << 6, "the LINE_ flags below it fit event.flags");
 
 #define EVARENA_BLOCK	(4 * 1024)
 #define EVPOOL_BLOCK	(64 * 1024)
@@ -164,7 +164,7 @@ event_new(const struct signature *sig, const struct line *ln,
 	ev->host = host;
 	ev->lineno = ln->lineno;
 	ev->offset = ln->offset;
-	ev->flags = (uint16_t)ln->flags;
+	ev->flags = (uint16_t)(ln->flags & (LINE_CRASH_DUMP - 1));
 	ev->pid = ln->pid;
 	ev->label = ln->label;
 	ev->node = ln->node;

@@ -1439,6 +1439,33 @@ ignored_record(struct linestate *st, struct line *out)
 	st->ignoring = 0;
 }
 
+/* Python's faulthandler at a fatal signal: "Fatal Python error:
+ * Segmentation fault", a blank line, then each thread's stack ("Current
+ * thread 0x... (most recent call first):", "Thread 0x...", indented
+ * "File ..., line N in FUNC" frames) and "Extension modules: ...". Its
+ * frames say where the process was when it crashed, not where it waited:
+ * the record's lines are flagged LINE_CRASH_DUMP. Any other line ends it
+ * (faulthandler's dump on a timeout, "Timeout (0:30:00)!", is no crash). */
+static void
+crash_dump_record(struct linestate *st, struct line *out)
+{
+	const char *p = out->msg;
+	size_t n = out->msglen;
+
+	if (n > 19 && p[0] == 'F' && starts(p, n, "Fatal Python error: ")) {
+		st->crash_dump = 1;
+		return;
+	}
+	if (!st->crash_dump)
+		return;
+	if (n == 0 || p[0] == ' ' || p[0] == '\t' || starts(p, n, "Thread 0x") ||
+	    starts(p, n, "Current thread 0x") || starts(p, n, "Extension modules: ") ||
+	    starts(p, n, "<no Python frame>"))
+		out->flags |= LINE_CRASH_DUMP;
+	else
+		st->crash_dump = 0;
+}
+
 /* The torchrun failure summary: attribute its fields to the rank each
  * "[idx]:" entry names, with the time the agent wrote down. */
 static void
@@ -1877,6 +1904,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		st->record_rank = -1;
 
 	ignored_record(st, out);
+	crash_dump_record(st, out);
 
 	if (out->ts.flags & STAMP_TIME) {
 		if (!(out->flags & LINE_SUMMARY))

@@ -36,6 +36,12 @@ enum rank_from {
 #define LINE_IGNORED		0x20	/* in a traceback Python printed as
 					 * ignored ("Exception ignored in: ..."):
 					 * its exception did not end the process */
+/* (the line's only: an event keeps the flags below it) */
+#define LINE_CRASH_DUMP		0x40	/* in the stack dump Python's faulthandler
+					 * prints at a fatal error ("Fatal Python
+					 * error: Segmentation fault", "Thread
+					 * 0x... (most recent call first):", its
+					 * frames): where the process crashed */
 
 struct line {
 	const char	*raw;
@@ -88,6 +94,7 @@ struct linestate {
 	unsigned char	 label_node;	/* a line's [rankN]: differs from its
 					 * launcher label: labels are tasks
 					 * running several ranks, not ranks */
+	unsigned char	 crash_dump;	/* in a LINE_CRASH_DUMP record */
 	int		 tee_offset;	/* global - local rank of "[defaultL]:[rankG]:"
 					 * lines, + 1; 0 none seen, -1 several */
 	/* What an envelope (core/envelope.h) said of the line, set by the

@@ -266,6 +266,9 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	 * still count as fallout or as a sign) */
 	if ((ln->flags & LINE_IGNORED) && sig->role == ROLE_INITIATING)
 		return;
+	/* a frame of the stack a crash printed is where it crashed: no wait */
+	if ((ln->flags & LINE_CRASH_DUMP) && sig->fallout == FALLOUT_WAIT)
+		return;
 	if (sig->only_at_end) {
 		cut_hold(fc->src, ln, event_new(sig, ln, &src->where, 1, NULL, subject, ov, NULL));
 		fc->trouble++;

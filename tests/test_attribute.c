@@ -1986,6 +1986,41 @@ test_log_ends_in_connect_retry(void **state)
 }
 #undef RETRY
 
+/* A stack dump taken while a run hangs (faulthandler on a timer, py-spy)
+ * with a frame in a collective: that rank waits in it. The same frames
+ * in the dump faulthandler prints at a crash say where it crashed. */
+#define FRAME "[rank1]:  File \"/opt/venv/lib/python3.11/site-packages/torch/distributed/" \
+	"distributed_c10d.py\", line 2806 in all_reduce\n"
+static void
+test_stack_dump_in_collective(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	size_t i;
+
+	(void)state;
+	an = analyse_log(&t, "dump.log",
+	    "[rank1]:Timeout (0:05:00)!\n"
+	    "[rank1]:Thread 0x00007f2a10c4b740 (most recent call first):\n" FRAME
+	    "[rank1]:  File \"/work/train.py\", line 88 in step\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "nccl-watchdog-timeout");
+	done(&t);
+
+	an = analyse_log(&t, "dump.log",
+	    "[rank1]:Fatal Python error: Segmentation fault\n"
+	    "[rank1]:\n"
+	    "[rank1]:Thread 0x00007f2a10c4b740 (most recent call first):\n" FRAME
+	    "[rank1]:  File \"/work/train.py\", line 88 in step\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->diags[0].entry->id, "segfault");
+	for (i = 0; i < an->ndiags; i++)
+		assert_string_not_equal(an->diags[i].entry->id, "nccl-watchdog-timeout");
+	done(&t);
+}
+#undef FRAME
+
 /* NCCL RAS's report of a communicator whose ranks launched different
  * counts of a collective: a hang; the outliers it lists may be ahead,
  * and only a rank that launched none is named behind. */
@@ -2439,6 +2474,7 @@ main(void)
 		cmocka_unit_test(test_connection_lines_name_process),
 		cmocka_unit_test(test_store_wait_before_worker_exception),
 		cmocka_unit_test(test_log_ends_in_connect_retry),
+		cmocka_unit_test(test_stack_dump_in_collective),
 		cmocka_unit_test(test_ras_mismatch_is_hang),
 		cmocka_unit_test(test_hosts_fail_before_launcher_names_rank),
 		cmocka_unit_test(test_warn_before_cut_traceback_explains),

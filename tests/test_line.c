@@ -299,6 +299,32 @@ test_ignored_exception_record(void **state)
 	assert_false(ln.flags & LINE_IGNORED);
 }
 
+/* faulthandler's dump at a fatal signal: its threads and frames are
+ * flagged, up to the first line that is none of them */
+static void
+test_crash_dump_record(void **state)
+{
+	(void)state;
+	parse("[rank3]:Fatal Python error: Segmentation fault");
+	assert_false(ln.flags & LINE_CRASH_DUMP);
+	parse("[rank3]:");
+	assert_true(ln.flags & LINE_CRASH_DUMP);
+	parse("[rank3]:Current thread 0x00007f2a10c4b740 (most recent call first):");
+	assert_true(ln.flags & LINE_CRASH_DUMP);
+	parse("[rank3]:  File \"/work/train.py\", line 88 in step");
+	assert_true(ln.flags & LINE_CRASH_DUMP);
+	parse("[rank3]:Extension modules: numpy.core._multiarray_umath, torch._C (total: 2)");
+	assert_true(ln.flags & LINE_CRASH_DUMP);
+	parse("[rank3]:step 5 loss 1.0");
+	assert_false(ln.flags & LINE_CRASH_DUMP);
+	parse("[rank3]:  File \"/work/train.py\", line 88 in step");
+	assert_false(ln.flags & LINE_CRASH_DUMP);
+	/* the dump faulthandler writes on a timer is no crash's */
+	parse("Timeout (0:05:00)!");
+	parse("Thread 0x00007f2a10c4b740 (most recent call first):");
+	assert_false(ln.flags & LINE_CRASH_DUMP);
+}
+
 static void
 test_torchrun_tee_local_rank(void **state)
 {
@@ -1046,6 +1072,7 @@ main(void)
 		cmocka_unit_test_setup(test_excepthook_and_repeated_prefixes, reset),
 		cmocka_unit_test_setup(test_plain_host_prefix, reset),
 		cmocka_unit_test_setup(test_ignored_exception_record, reset),
+		cmocka_unit_test_setup(test_crash_dump_record, reset),
 		cmocka_unit_test_setup(test_ucx_head, reset),
 		cmocka_unit_test_setup(test_grep_file_name, reset),
 		cmocka_unit_test_setup(test_bracket_host, reset),
