@@ -1069,6 +1069,57 @@ header_neuron(const char *p, size_t n, struct header *h, struct line *out)
 	return i;
 }
 
+/* Ascend CANN's own log lines (HCCL, HCCP, RUNTIME, GE, ...): "[ERROR]
+ * HCCL(2717288,python3):2025-07-23-03:47:57.070.463 " (the level, the
+ * module, the pid and the process's name, which may be empty, then the
+ * date, '-', the time, its milliseconds and microseconds). */
+static size_t
+header_cann(const char *p, size_t n, struct header *h, struct line *out)
+{
+	size_t i, l, d;
+	long pid, v;
+
+	if ((l = level_word(p + 1, n - 1)) == 0 || 1 + l >= n || p[1 + l] != ']' ||
+	    2 + l >= n || p[2 + l] != ' ')
+		return 0;
+	for (i = 3 + l; i < n && i < 3 + l + 16 && (isupper_(p[i]) || isdig(p[i]) ||
+	    p[i] == '_'); i++)
+		;
+	if (i == 3 + l || i >= n || p[i] != '(' ||
+	    (d = number(p + i + 1, n - i - 1, 10, &pid)) == 0 || i + 1 + d >= n ||
+	    p[i + 1 + d] != ',')
+		return 0;
+	i += 2 + d;
+	while (i < n && i < 3 + l + 96 && p[i] != ')')
+		i++;
+	if (i + 2 + 19 >= n || p[i] != ')' || p[i + 1] != ':')
+		return 0;
+	i += 2;
+	if (number(p + i, 4, 4, &v) != 4 || p[i + 4] != '-')
+		return 0;
+	h->c.year = (int)v;
+	if (number(p + i + 5, 2, 2, &v) != 2 || p[i + 7] != '-' || v < 1 || v > 12)
+		return 0;
+	h->c.mon = (int)v;
+	if (number(p + i + 8, 2, 2, &v) != 2 || p[i + 10] != '-' || v < 1 || v > 31)
+		return 0;
+	h->c.mday = (int)v;
+	i += 11;
+	if ((d = stamp_parse_hms(p + i, n - i, &h->c)) == 0)
+		return 0;
+	i += d;
+	if (i + 4 <= n && p[i] == '.' && number(p + i + 1, 3, 3, &v) == 3 && h->c.has_frac) {
+		h->c.nsec += (int32_t)v * 1000;
+		i += 4;
+	}
+	if (i >= n || p[i] != ' ')
+		return 0;
+	h->has_time = 1;
+	h->sev = level_sev(p[1]);
+	out->pid = pid;
+	return i + 1;
+}
+
 /* "[NeMo I 2024-07-31 19:59:50 utils:47] " */
 static size_t
 header_nemo(const char *p, size_t n, struct header *h)
@@ -1275,7 +1326,8 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 	if (p[0] >= 'F' && p[0] <= 'W' && n > 24 && p[3] == ' ' && (l = header_ctime(p, n, h)) != 0)
 		return l;
 	if (p[0] == '[') {
-		if (n > 2 && isupper_(p[1]) && (l = header_dmesg_t(p, n, h)) != 0)
+		if (n > 2 && isupper_(p[1]) && ((l = header_dmesg_t(p, n, h)) != 0 ||
+		    (l = header_cann(p, n, h, out)) != 0))
 			return l;
 		if (n > 2 && issev(p[1]) && (isdig(p[2]) || p[2] == ' ') &&
 		    (l = header_c10(p, n, h)) != 0)

@@ -553,6 +553,19 @@ test_level_in_message(void **state)
 	msg_is("[18] bootstrap.cc:106 CCOM WARN accept failed");
 	assert_int_equal(ln.sev, 0);
 	day_is(2023, 8, 1);
+	/* Ascend CANN's own: level, module, pid and process name (which
+	 * may be empty), then its date-time with milli- and microseconds */
+	parse("[ERROR] HCCL(4410,python3):2025-02-01-10:00:00.100.200 [op_base.cc:974][4490] init failed");
+	msg_is("[op_base.cc:974][4490] init failed");
+	assert_int_equal(ln.sev, 'E');
+	assert_int_equal(ln.pid, 4410);
+	assert_int_equal(ln.ts.nsec, 100200000);
+	day_is(2025, 2, 1);
+	parse("[WARNING] HCCP(77,):2026-01-05-08:00:00.100.200 [ra_host.c:580]tid:77 x");
+	msg_is("[ra_host.c:580]tid:77 x");
+	assert_int_equal(ln.sev, 'W');
+	parse("[ERROR] HCCL(4410,python3) lost");
+	assert_int_equal(ln.pid, -1);
 	/* a logger's name in capitals before the level and the date */
 	parse("LAUNCH ERROR 2022-11-21 02:35:54,385 Container failed !!!");
 	msg_is("Container failed !!!");
