@@ -348,7 +348,9 @@ line_order_cmp(const void *a, const void *b)
 /* A record names its rank on a later line (DDP's "Expected to have
  * finished reduction ..." and, lines below, "... did not receive grad for
  * rank 3"): an unranked event takes the rank that a following event of the
- * same entry, within a few lines of the same file, is about. Or a
+ * same entry, within a few lines of the same file, is about; of any entry,
+ * when that event is a context line that only names the rank (torch_npu's
+ * "[ERROR] DATE (PID:N, Device:D, RankID:R)" after its exception). Or a
  * launcher's header names it for the lines that follow (about: record:
  * following; torch.multiprocessing.spawn's "-- Process 1 terminated with
  * the following error:" before the worker's traceback). */
@@ -415,8 +417,8 @@ attribute_records(struct incident *in)
 			 * process that exited) */
 			if (x->sig == ev->sig || x->host != ev->host)
 				break;
-			if (x->sig->entry == ev->sig->entry && x->rank >= 0 &&
-			    x->sig->about[ABOUT_RANK] >= 0 && x->via == VIA_MESSAGE) {
+			if ((x->sig->entry == ev->sig->entry || x->sig->role == ROLE_CONTEXT) &&
+			    x->rank >= 0 && x->sig->about[ABOUT_RANK] >= 0 && x->via == VIA_MESSAGE) {
 				set_event_rank(in, ev, x->rank, VIA_RECORD, x->assumed);
 				break;
 			}

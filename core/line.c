@@ -1120,6 +1120,75 @@ header_cann(const char *p, size_t n, struct header *h, struct line *out)
 	return i + 1;
 }
 
+/* torch_npu's head of its own errors, at the message's start, after any
+ * other header ("[rank1]: [ERROR] 2025-04-08-18:07:20 (PID:1292363,
+ * Device:1, RankID:1) ERR01100 OPS call acl api failed.", and since 2.5
+ * "[ERROR] 2025-04-08-18:07:20.120.331 (PID:..., RankID:1). ERR..."),
+ * NPUException.cpp's formatErrorCode: its level,
+ * time (to the second), pid, and the process's rank (RANK from its
+ * environment; -1 when it has none). Returns its length, 0 when it is
+ * not one; *rank the rank, -1. */
+static size_t
+npu_error_head(const char *p, size_t n, struct header *h, struct line *out, long *rank)
+{
+	size_t l, i, d;
+	long pid, v;
+	struct civil c;
+
+	*rank = -1;
+	if (n < 48 || p[0] != '[' || (l = level_word(p + 1, n - 1)) == 0 || p[1 + l] != ']' ||
+	    p[2 + l] != ' ')
+		return 0;
+	i = 3 + l;
+	memset(&c, 0, sizeof c);
+	if (number(p + i, 4, 4, &v) != 4 || p[i + 4] != '-' || !isdig(p[i + 5]))
+		return 0;
+	c.year = (int)v;
+	if (number(p + i + 5, 2, 2, &v) != 2 || p[i + 7] != '-' || v < 1 || v > 12)
+		return 0;
+	c.mon = (int)v;
+	if (number(p + i + 8, 2, 2, &v) != 2 || p[i + 10] != '-' || v < 1 || v > 31)
+		return 0;
+	c.mday = (int)v;
+	i += 11;
+	if ((d = stamp_parse_hms(p + i, n - i, &c)) == 0)
+		return 0;
+	i += d;
+	if (i + 4 <= n && p[i] == '.' && c.has_frac && number(p + i + 1, 3, 3, &v) == 3) {
+		c.nsec += (int32_t)v * 1000;	/* its microseconds (2.5+) */
+		i += 4;
+	}
+	if (i + 6 >= n || !starts(p + i, n - i, " (PID:"))
+		return 0;
+	i += 6;
+	if ((d = number(p + i, n - i, 10, &pid)) == 0 || !starts(p + i + d, n - i - d, ", Device:"))
+		return 0;
+	i += d + 9;
+	while (i < n && (isdig(p[i]) || p[i] == '-'))
+		i++;
+	if (!starts(p + i, n - i, ", RankID:"))
+		return 0;
+	i += 9;
+	if (i < n && p[i] == '-')	/* "RankID:-1" */
+		for (i++; i < n && isdig(p[i]); i++)
+			;
+	else
+		i += number(p + i, n - i, 9, rank);
+	if (i + 1 >= n || p[i] != ')')
+		return 0;
+	i += 1 + (p[i + 1] == '.');	/* "). ERR..." (2.5+) */
+	if (i >= n || p[i] != ' ')
+		return 0;
+	if (!h->has_time) {
+		h->c = c;
+		h->has_time = 1;
+	}
+	if (h->sev == 0)
+		h->sev = level_sev(p[1]);
+	out->pid = pid;
+	return i + 1;
+}
+
 /* "[NeMo I 2024-07-31 19:59:50 utils:47] " */
 static size_t
 header_nemo(const char *p, size_t n, struct header *h)
@@ -1657,6 +1726,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	const char *p = raw;
 	size_t n = len, l;
 	int any_prefix = 0, from_pod = 0, g;
+	long npu_rank = -1;
 
 	out->raw = raw;
 	out->rawlen = len;
@@ -1841,6 +1911,9 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 			}
 		}
 	}
+	/* (the message keeps it: rank-exception's npu-error-rank reads it) */
+	if (n > 48 && p[0] == '[')
+		(void)npu_error_head(p, n, &h, out, &npu_rank);
 	if (out->pid < 0 && pl.pid >= 0)
 		out->pid = pl.pid;
 	if (pl.label < 0 && (st->env_label >= 0 || st->pod_label >= 0)) {
@@ -1937,6 +2010,8 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		st->sum_state = 0;
 	if (st->file_rank >= 0)
 		set_rank(out, st->file_rank, RANK_FILE);
+	if (out->rank < 0 && npu_rank >= 0)	/* torch_npu's RankID */
+		set_rank(out, (int)npu_rank, RANK_NAMED);
 	if (out->rank < 0 && (h.group_rank >= 0 || pl.group >= 0)) {
 		set_rank(out, h.group_rank >= 0 ? h.group_rank : pl.group, RANK_GROUP);
 		st->group_ranked++;

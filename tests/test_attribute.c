@@ -2021,6 +2021,32 @@ test_stack_dump_in_collective(void **state)
 }
 #undef FRAME
 
+/* torch_npu's exception line names no rank; the head of its error on
+ * the next line names the process's (RANK), for every entry the record's
+ * lines are evidence of. */
+static void
+test_npu_error_names_rank(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "npu.log",
+	    "Traceback (most recent call last):\n"
+	    "  File \"/work/train.py\", line 40, in <module>\n"
+	    "    dist.barrier()\n"
+	    "RuntimeError: create_config:torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:102 HCCL "
+	    "function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, "
+	    "&(comm->hcclComm_)), error code is 7\n"
+	    "[ERROR] 2025-02-01-10:00:00 (PID:4410, Device:3, RankID:3) ERR02200 DIST call hccl api "
+	    "failed.\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 3);
+	assert_string_equal(an->diags[0].entry->id, "nccl-bootstrap-failure");
+	done(&t);
+}
+
 /* NCCL RAS's report of a communicator whose ranks launched different
  * counts of a collective: a hang; the outliers it lists may be ahead,
  * and only a rank that launched none is named behind. */
@@ -2475,6 +2501,7 @@ main(void)
 		cmocka_unit_test(test_store_wait_before_worker_exception),
 		cmocka_unit_test(test_log_ends_in_connect_retry),
 		cmocka_unit_test(test_stack_dump_in_collective),
+		cmocka_unit_test(test_npu_error_names_rank),
 		cmocka_unit_test(test_ras_mismatch_is_hang),
 		cmocka_unit_test(test_hosts_fail_before_launcher_names_rank),
 		cmocka_unit_test(test_warn_before_cut_traceback_explains),

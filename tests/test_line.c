@@ -566,6 +566,26 @@ test_level_in_message(void **state)
 	assert_int_equal(ln.sev, 'W');
 	parse("[ERROR] HCCL(4410,python3) lost");
 	assert_int_equal(ln.pid, -1);
+	/* torch_npu's head of its errors: the process's rank (RANK), pid,
+	 * time; the message keeps it */
+	parse("[rank1]: [ERROR] 2025-02-01-10:00:00 (PID:4411, Device:1, RankID:1) ERR01100 OPS call "
+	    "acl api failed.");
+	assert_int_equal(ln.rank, 1);
+	assert_int_equal(ln.pid, 4411);
+	parse("[ERROR] 2025-02-01-10:00:00.120.331 (PID:4412, Device:2, RankID:10). ERR02200 DIST "
+	    "call hccl api failed.");
+	assert_int_equal(ln.rank, 10);
+	assert_int_equal(ln.rank_from, RANK_NAMED);
+	assert_int_equal(ln.pid, 4412);
+	assert_int_equal(ln.sev, 'E');
+	assert_int_equal(ln.ts.nsec, 120331000);
+	day_is(2025, 2, 1);
+	msg_is("[ERROR] 2025-02-01-10:00:00.120.331 (PID:4412, Device:2, RankID:10). ERR02200 DIST "
+	    "call hccl api failed.");
+	parse("[ERROR] 2025-02-01-10:00:00 (PID:4413, Device:0, RankID:-1) ERR02200 DIST call hccl "
+	    "api failed.");
+	assert_int_equal(ln.rank, -1);
+	assert_int_equal(ln.pid, 4413);
 	/* a logger's name in capitals before the level and the date */
 	parse("LAUNCH ERROR 2022-11-21 02:35:54,385 Container failed !!!");
 	msg_is("Container failed !!!");
