@@ -1079,8 +1079,8 @@ header_cann(const char *p, size_t n, struct header *h, struct line *out)
 	size_t i, l, d;
 	long pid, v;
 
-	if ((l = level_word(p + 1, n - 1)) == 0 || 1 + l >= n || p[1 + l] != ']' ||
-	    2 + l >= n || p[2 + l] != ' ')
+	if (!isupper_(p[2]) || (l = level_word(p + 1, n - 1)) == 0 || 1 + l >= n ||
+	    p[1 + l] != ']' || 2 + l >= n || p[2 + l] != ' ')
 		return 0;
 	for (i = 3 + l; i < n && i < 3 + l + 16 && (isupper_(p[i]) || isdig(p[i]) ||
 	    p[i] == '_'); i++)
@@ -1131,15 +1131,14 @@ header_cann(const char *p, size_t n, struct header *h, struct line *out)
 static size_t
 npu_error_head(const char *p, size_t n, struct header *h, struct line *out, long *rank)
 {
-	size_t l, i, d;
+	size_t i, d;
 	long pid, v;
 	struct civil c;
 
 	*rank = -1;
-	if (n < 48 || p[0] != '[' || (l = level_word(p + 1, n - 1)) == 0 || p[1 + l] != ']' ||
-	    p[2 + l] != ' ')
+	if (n < 48 || !starts(p, n, "[ERROR] "))
 		return 0;
-	i = 3 + l;
+	i = 8;
 	memset(&c, 0, sizeof c);
 	if (number(p + i, 4, 4, &v) != 4 || p[i + 4] != '-' || !isdig(p[i + 5]))
 		return 0;
@@ -1184,7 +1183,7 @@ npu_error_head(const char *p, size_t n, struct header *h, struct line *out, long
 		h->has_time = 1;
 	}
 	if (h->sev == 0)
-		h->sev = level_sev(p[1]);
+		h->sev = 'E';
 	out->pid = pid;
 	return i + 1;
 }
