@@ -1069,6 +1069,34 @@ header_neuron(const char *p, size_t n, struct header *h, struct line *out)
 	return i;
 }
 
+/* Ascend's date and time, "2025-07-23-03:47:57" and its fraction: none,
+ * ".070" (milliseconds), or ".070.463" (and microseconds). Its length, 0
+ * when it is not one. */
+static size_t
+dash_date_time(const char *p, size_t n, struct civil *c)
+{
+	size_t d;
+	long v;
+
+	if (n < 19 || number(p, 4, 4, &v) != 4 || p[4] != '-')
+		return 0;
+	c->year = (int)v;
+	if (number(p + 5, 2, 2, &v) != 2 || p[7] != '-' || v < 1 || v > 12)
+		return 0;
+	c->mon = (int)v;
+	if (number(p + 8, 2, 2, &v) != 2 || p[10] != '-' || v < 1 || v > 31)
+		return 0;
+	c->mday = (int)v;
+	if ((d = stamp_parse_hms(p + 11, n - 11, c)) == 0)
+		return 0;
+	d += 11;
+	if (d + 4 <= n && p[d] == '.' && c->has_frac && number(p + d + 1, 3, 3, &v) == 3) {
+		c->nsec += (int32_t)v * 1000;
+		d += 4;
+	}
+	return d;
+}
+
 /* Ascend CANN's own log lines (HCCL, HCCP, RUNTIME, GE, ...): "[ERROR]
  * HCCL(2717288,python3):2025-07-23-03:47:57.070.463 " (the level, the
  * module, the pid and the process's name, which may be empty, then the
@@ -1077,7 +1105,7 @@ static size_t
 header_cann(const char *p, size_t n, struct header *h, struct line *out)
 {
 	size_t i, l, d;
-	long pid, v;
+	long pid;
 
 	if (!isupper_(p[2]) || (l = level_word(p + 1, n - 1)) == 0 || 1 + l >= n ||
 	    p[1 + l] != ']' || 2 + l >= n || p[2 + l] != ' ')
@@ -1092,26 +1120,10 @@ header_cann(const char *p, size_t n, struct header *h, struct line *out)
 	i += 2 + d;
 	while (i < n && i < 3 + l + 96 && p[i] != ')')
 		i++;
-	if (i + 2 + 19 >= n || p[i] != ')' || p[i + 1] != ':')
+	if (i + 2 >= n || p[i] != ')' || p[i + 1] != ':' ||
+	    (d = dash_date_time(p + i + 2, n - i - 2, &h->c)) == 0)
 		return 0;
-	i += 2;
-	if (number(p + i, 4, 4, &v) != 4 || p[i + 4] != '-')
-		return 0;
-	h->c.year = (int)v;
-	if (number(p + i + 5, 2, 2, &v) != 2 || p[i + 7] != '-' || v < 1 || v > 12)
-		return 0;
-	h->c.mon = (int)v;
-	if (number(p + i + 8, 2, 2, &v) != 2 || p[i + 10] != '-' || v < 1 || v > 31)
-		return 0;
-	h->c.mday = (int)v;
-	i += 11;
-	if ((d = stamp_parse_hms(p + i, n - i, &h->c)) == 0)
-		return 0;
-	i += d;
-	if (i + 4 <= n && p[i] == '.' && number(p + i + 1, 3, 3, &v) == 3 && h->c.has_frac) {
-		h->c.nsec += (int32_t)v * 1000;
-		i += 4;
-	}
+	i += 2 + d;
 	if (i >= n || p[i] != ' ')
 		return 0;
 	h->has_time = 1;
@@ -1132,31 +1144,16 @@ static size_t
 npu_error_head(const char *p, size_t n, struct header *h, struct line *out, long *rank)
 {
 	size_t i, d;
-	long pid, v;
+	long pid;
 	struct civil c;
 
 	*rank = -1;
 	if (n < 48 || !starts(p, n, "[ERROR] "))
 		return 0;
-	i = 8;
 	memset(&c, 0, sizeof c);
-	if (number(p + i, 4, 4, &v) != 4 || p[i + 4] != '-' || !isdig(p[i + 5]))
+	if ((d = dash_date_time(p + 8, n - 8, &c)) == 0)
 		return 0;
-	c.year = (int)v;
-	if (number(p + i + 5, 2, 2, &v) != 2 || p[i + 7] != '-' || v < 1 || v > 12)
-		return 0;
-	c.mon = (int)v;
-	if (number(p + i + 8, 2, 2, &v) != 2 || p[i + 10] != '-' || v < 1 || v > 31)
-		return 0;
-	c.mday = (int)v;
-	i += 11;
-	if ((d = stamp_parse_hms(p + i, n - i, &c)) == 0)
-		return 0;
-	i += d;
-	if (i + 4 <= n && p[i] == '.' && c.has_frac && number(p + i + 1, 3, 3, &v) == 3) {
-		c.nsec += (int32_t)v * 1000;	/* its microseconds (2.5+) */
-		i += 4;
-	}
+	i = 8 + d;
 	if (i + 6 >= n || !starts(p + i, n - i, " (PID:"))
 		return 0;
 	i += 6;
