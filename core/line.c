@@ -1132,14 +1132,13 @@ header_cann(const char *p, size_t n, struct header *h, struct line *out)
 	return i + 1;
 }
 
-/* torch_npu's head of its own errors, at the message's start, after any
- * other header ("[rank1]: [ERROR] 2025-04-08-18:07:20 (PID:1292363,
- * Device:1, RankID:1) ERR01100 OPS call acl api failed.", and since 2.5
- * "[ERROR] 2025-04-08-18:07:20.120.331 (PID:..., RankID:1). ERR..."),
- * NPUException.cpp's formatErrorCode: its level,
- * time (to the second), pid, and the process's rank (RANK from its
- * environment; -1 when it has none). Returns its length, 0 when it is
- * not one; *rank the rank, -1. */
+/* torch_npu's head of its own errors (NPUException.cpp's
+ * formatErrorCode), at the message's start, after any other header:
+ * "[rank1]: [ERROR] 2025-04-08-18:07:20 (PID:1292363, Device:1, RankID:1)
+ * ERR01100 OPS call acl api failed.", in later releases with a fraction
+ * and "). ERR". Its level, time, pid, and the process's rank
+ * (OptionsManager::GetRankId(): $RANK, -1 when unset). Returns its
+ * length, 0 when it is not one; *rank the rank, -1. */
 static size_t
 npu_error_head(const char *p, size_t n, struct header *h, struct line *out, long *rank)
 {
@@ -1172,7 +1171,7 @@ npu_error_head(const char *p, size_t n, struct header *h, struct line *out, long
 		i += number(p + i, n - i, 9, rank);
 	if (i + 1 >= n || p[i] != ')')
 		return 0;
-	i += 1 + (p[i + 1] == '.');	/* "). ERR..." (2.5+) */
+	i += 1 + (p[i + 1] == '.');	/* "). ERR..." (later releases) */
 	if (i >= n || p[i] != ' ')
 		return 0;
 	if (!h->has_time) {
