@@ -70,6 +70,7 @@ rgp_ok=1
 [ $rcp -le 1 ] || rgp_ok=0
 echo
 echo "== patterns (rankwatch --dump-patterns): $npat"
+echo "  (the signatures read by the text; those run only on the lines a logger marked with a level are left out: rg cannot tell a line's level)"
 if [ $rgp_ok = 1 ]; then
 	echo "  rg -P (PCRE2, JIT): all $npat, capture-group names made unique per pattern (timed on a sample, see BENCH_PCRE_MIB)"
 else

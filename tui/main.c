@@ -1069,8 +1069,14 @@ main(int argc, char **argv)
 		else if (mode == MODE_THEMES)
 			list_themes(json, &out);
 		else if (mode == MODE_PATTERNS) {
+			/* the patterns searched for in the text (bench/lib.sh
+			 * hands them to rg): not those run on the lines a
+			 * logger marked with a level, which a text search
+			 * cannot tell (unlisted-error's "[A-Za-z]{3}" would
+			 * match every line) */
 			for (i = 0; i < rb->nsigs; i++)
-				buf_printf(&out, "%s\n", rb->sigs[i]->pattern);
+				if (rb->sigs[i]->level == 0)
+					buf_printf(&out, "%s\n", rb->sigs[i]->pattern);
 		} else {
 			const struct entry *e = rulebook_entry(rb, show);
 
