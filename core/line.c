@@ -891,18 +891,35 @@ header_bracket_date(const char *p, size_t n, struct header *h)
 	    (d = us_date(p + i + 1, n - i - 1, '-', &h->c)) == 0) || i + 1 + d >= n)
 		return 0;
 	if (p[i + 1 + d] == ' ') {
-		/* sglang: "[2024-11-30 10:00:01 DP1 TP3] " */
-		size_t j = i + 1 + d + 1, k;
-		long v;
+		/* sglang: "[2024-11-30 10:00:01 DP1 TP3] ", its scheduler's
+		 * place on each parallel axis the run has (DP, PP, ATTN_CP,
+		 * MOE_DP, TP, EP, in the release's order). The TP rank is a
+		 * group's rank, taken as one where no other axis but DP and
+		 * EP (which follows TP) puts the process apart: "PP1 TP3" is
+		 * rank 3 of the second stage, no rank of its own. */
+		size_t j = i + 1 + d + 1, a, k;
+		long v, tp = -1;
+		int apart = 0, axes = 0;
 
-		if (starts(p + j, n - j, "DP") && (k = number(p + j + 2, n - j - 2, 5, &v)) != 0 &&
-		    j + 2 + k < n && p[j + 2 + k] == ' ')
-			j += 2 + k + 1;
-		if (!starts(p + j, n - j, "TP") || (k = number(p + j + 2, n - j - 2, 5, &v)) == 0 ||
-		    j + 2 + k >= n || p[j + 2 + k] != ']')
-			return 0;
-		h->group_rank = (int)v;
-		d = j + 2 + k - i - 1;
+		for (;;) {
+			for (a = j; j < n && j < a + 8 && (isupper_(p[j]) || p[j] == '_'); j++)
+				;
+			if (j == a || (k = number(p + j, n - j, 5, &v)) == 0 || j + k >= n)
+				return 0;
+			if (j - a == 2 && p[a + 1] == 'P' && p[a] == 'T')
+				tp = v;
+			else if (v != 0 && !(j - a == 2 && p[a + 1] == 'P' && (p[a] == 'D' || p[a] == 'E')))
+				apart = 1;
+			j += k;
+			if (p[j] == ']')
+				break;
+			if (p[j] != ' ' || ++axes == 6)
+				return 0;
+			j++;
+		}
+		if (tp >= 0 && !apart)
+			h->group_rank = (int)tp;
+		d = j - i - 1;
 	} else if (p[i + 1 + d] != ']')
 		return 0;
 	h->has_time = 1;
@@ -1070,18 +1087,19 @@ header_neuron(const char *p, size_t n, struct header *h, struct line *out)
 }
 
 /* Ascend's date and time, "2025-07-23-03:47:57" and its fraction: none,
- * ".070" (milliseconds), or ".070.463" (and microseconds). Its length, 0
- * when it is not one. */
+ * ".070" (milliseconds), or ".070.463" (and microseconds); oneCCL's,
+ * "2024:08:21-10:24:26", with sep ':' between the date's numbers. Its
+ * length, 0 when it is not one. */
 static size_t
-dash_date_time(const char *p, size_t n, struct civil *c)
+dash_date_time(const char *p, size_t n, char sep, struct civil *c)
 {
 	size_t d;
 	long v;
 
-	if (n < 19 || number(p, 4, 4, &v) != 4 || p[4] != '-')
+	if (n < 19 || number(p, 4, 4, &v) != 4 || p[4] != sep)
 		return 0;
 	c->year = (int)v;
-	if (number(p + 5, 2, 2, &v) != 2 || p[7] != '-' || v < 1 || v > 12)
+	if (number(p + 5, 2, 2, &v) != 2 || p[7] != sep || v < 1 || v > 12)
 		return 0;
 	c->mon = (int)v;
 	if (number(p + 8, 2, 2, &v) != 2 || p[10] != '-' || v < 1 || v > 31)
@@ -1121,7 +1139,7 @@ header_cann(const char *p, size_t n, struct header *h, struct line *out)
 	while (i < n && i < 3 + l + 96 && p[i] != ')')
 		i++;
 	if (i + 2 >= n || p[i] != ')' || p[i + 1] != ':' ||
-	    (d = dash_date_time(p + i + 2, n - i - 2, &h->c)) == 0)
+	    (d = dash_date_time(p + i + 2, n - i - 2, '-', &h->c)) == 0)
 		return 0;
 	i += 2 + d;
 	if (i >= n || p[i] != ' ')
@@ -1129,6 +1147,33 @@ header_cann(const char *p, size_t n, struct header *h, struct line *out)
 	h->has_time = 1;
 	h->sev = level_sev(p[1]);
 	out->pid = pid;
+	return i + 1;
+}
+
+/* oneCCL's (Intel's collective library, XPU and Gaudi's CPU side) lines:
+ * "2024:08:21-10:24:26:(4456) |CCL_ERROR| atl_ofi.cpp:243 init: ..."
+ * (ccl_logger::write_prefix: the date with colons, '-', the time, then
+ * the id of the thread, which some builds pad with spaces or leave out).
+ * The thread's id is no pid: it is not kept. The level stays in the
+ * message, where msg_level reads it and signatures may name it. */
+static size_t
+header_oneccl(const char *p, size_t n, struct header *h)
+{
+	size_t i, d;
+	long tid;
+
+	if ((i = dash_date_time(p, n, ':', &h->c)) == 0)
+		return 0;
+	if (i + 2 < n && p[i] == ':' && p[i + 1] == '(') {
+		for (i += 2; i < n && p[i] == ' '; i++)
+			;
+		if ((d = number(p + i, n - i, 10, &tid)) == 0 || i + d >= n || p[i + d] != ')')
+			return 0;
+		i += d + 1;
+	}
+	if (i + 1 >= n || p[i] != ' ' || !starts(p + i + 1, n - i - 1, "|CCL_"))
+		return 0;
+	h->has_time = 1;
 	return i + 1;
 }
 
@@ -1150,7 +1195,7 @@ npu_error_head(const char *p, size_t n, struct header *h, struct line *out, long
 	if (n < 48 || !starts(p, n, "[ERROR] "))
 		return 0;
 	memset(&c, 0, sizeof c);
-	if ((d = dash_date_time(p + 8, n - 8, &c)) == 0)
+	if ((d = dash_date_time(p + 8, n - 8, '-', &c)) == 0)
 		return 0;
 	i = 8 + d;
 	if (i + 6 >= n || !starts(p + i, n - i, " (PID:"))
@@ -1363,6 +1408,10 @@ msg_level(const char *p, size_t n)
 			return level_sev(p[1]);
 		return 0;
 	}
+	/* oneCCL's "|CCL_ERROR| " */
+	if (p[0] == '|')
+		return starts(p, n, "|CCL_") && (l = level_word(p + 5, n - 5)) != 0 &&
+		    p[5 + l] == '|' ? level_sev(p[5]) : 0;
 	if (!isupper_(p[0])) {
 		/* "name - " first */
 		while (i < n && i < 64 && p[i] != ' ')
@@ -1428,6 +1477,7 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 	}
 	if (isdig(p[0]))
 		return n > 10 && p[2] == '/' ? header_us_date(p, n, h) :
+		    n > 24 && p[4] == ':' ? header_oneccl(p, n, h) :
 		    n > 10 && p[4] == '-' && isupper_(p[5]) ? header_neuron(p, n, h, out) :
 		    header_iso(p, n, h);
 	return 0;

@@ -566,6 +566,26 @@ test_level_in_message(void **state)
 	assert_int_equal(ln.sev, 'W');
 	parse("[ERROR] HCCL(4410,python3) lost");
 	assert_int_equal(ln.pid, -1);
+	/* oneCCL's: the date with colons, the thread (padded, or none);
+	 * the level stays in the message */
+	parse("2025:03:14-09:12:40:( 3011) |CCL_ERROR| atl_ofi.cpp:243 init: x");
+	msg_is("|CCL_ERROR| atl_ofi.cpp:243 init: x");
+	assert_int_equal(ln.sev, 'E');
+	assert_int_equal(ln.pid, -1);	/* a thread's id */
+	assert_true(ln.ts.flags & STAMP_TIME);
+	day_is(2025, 3, 14);
+	parse("2025:03:14-09:12:40:(30117) |CCL_WARN| could not get local_idx/count");
+	msg_is("|CCL_WARN| could not get local_idx/count");
+	assert_int_equal(ln.sev, 'W');
+	parse("2026:01:09-17:40:02 |CCL_INFO| libfabric version: 2.2.0");
+	msg_is("|CCL_INFO| libfabric version: 2.2.0");
+	assert_int_equal(ln.sev, 'I');
+	parse("|CCL_ERROR| atl_mpi_comm.cpp:90 init_transport: comm_create error");
+	assert_int_equal(ln.sev, 'E');
+	parse("2025:03:14-09:12:40:(30117) not oneCCL's");
+	msg_is("2025:03:14-09:12:40:(30117) not oneCCL's");
+	parse("|CCL_TRACEBACK| x");
+	assert_int_equal(ln.sev, 0);
 	/* torch_npu's head of its errors: the process's rank (RANK), pid,
 	 * time; the message keeps it */
 	parse("[rank1]: [ERROR] 2025-02-01-10:00:00 (PID:4411, Device:1, RankID:1) ERR01100 OPS call "
@@ -1085,6 +1105,27 @@ test_vllm_and_sglang_headers(void **state)
 	parse("[2025-03-25 14:34:11 DP1 TP2] y");
 	assert_int_equal(ln.rank, 2);
 	msg_is("y");
+	/* every axis the run has: a pipeline stage other than the first
+	 * makes TP a rank within that stage, no rank of the run */
+	parse("[2025-03-25 14:34:11 TP2 EP2] y");
+	assert_int_equal(ln.rank, 2);
+	msg_is("y");
+	parse("[2025-03-25 14:34:11 PP0 TP5] y");
+	assert_int_equal(ln.rank, 5);
+	parse("[2025-03-25 14:34:11 PP1 TP5] Scheduler watchdog timeout x");
+	assert_int_equal(ln.rank, -1);
+	assert_true(ln.ts.flags & STAMP_TIME);
+	msg_is("Scheduler watchdog timeout x");
+	parse("[2025-03-25 14:34:11 DP0 ATTN_CP1 TP5] y");
+	assert_int_equal(ln.rank, -1);
+	msg_is("y");
+	parse("[2025-03-25 14:34:11 PP1] y");
+	assert_int_equal(ln.rank, -1);
+	msg_is("y");
+	parse("[2025-03-25 14:34:11 tp2] y");
+	msg_is("[2025-03-25 14:34:11 tp2] y");
+	parse("[2025-03-25 14:34:11 TP2 y");
+	assert_int_equal(ln.rank, -1);
 	/* older releases: no '[' before the file */
 	parse("ERROR 04-07 00:57:46 worker_base.py:145] RuntimeError: boom");
 	assert_int_equal(ln.sev, 'E');
