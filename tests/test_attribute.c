@@ -2333,6 +2333,20 @@ test_generic_error_reports_its_wait(void **state)
 		}
 		done(&t);
 	}
+	/* older releases' words for it, then the device's report of the
+	 * timeout */
+	an = analyse_log(&t, "serve.log",
+	    "2025-02-03 11:40:00,118 - engine - ERROR - model_agent.py:410 - Rank[1] failed.\n"
+	    "Traceback (most recent call last):\n"
+	    "  File \"/srv/engine/agent.py\", line 380, in _loop\n"
+	    "RuntimeError: ACL stream synchronize failed.\n"
+	    "EI9999: Inner Error!\n"
+	    "EI9999: 2025-02-03-11:40:00.201.318  The error from device(chipId:1, dieId:0), serial "
+	    "number is 4, hccl fftsplus task timeout occurred during task execution, stream_id:2, "
+	    "sq_id:2, task_id:1207, stuck notify num:1, timeout:30min(default).\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_string_equal(an->diags[0].entry->id, "nccl-watchdog-timeout");
+	done(&t);
 }
 
 /* Two workers' SIGBUS (UCX's "[host:pid:...]"), then torchrun's line for
