@@ -1496,7 +1496,8 @@ peel_nccl(const char *p, size_t n, struct line *out)
 	    i + 1 + d + 1 < n && p[i + 1 + d] == ']' && p[i + 2 + d] == ' ')
 		i += d + 3;
 	/* Only a real NCCL line: "NCCL " must follow within the next field. */
-	if (memmem(p + i, n - i < 160 ? n - i : 160, "NCCL ", 5) == NULL)
+	if (!starts(p + i, n - i, "NCCL ") &&
+	    memmem(p + i, n - i < 160 ? n - i : 160, "NCCL ", 5) == NULL)
 		return 0;
 	out->host = p;
 	out->hostlen = h;

@@ -468,8 +468,10 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 {
 	const char *end = p + n, *nl;
 	uint64_t base = src->rd->offset + src->rd->carrylen;	/* where p[0] is in the file */
-	/* one look for '\r' here spares line_parse one per line */
-	int crfree = memchr(p, '\r', n) == NULL;
+	/* the next '\r': a look here, again only past each one, spares
+	 * line_parse one per line (a progress bar's '\r's, once in a
+	 * file, no longer cost every line of the read) */
+	const char *cr = memchr(p, '\r', n);
 	struct newlines nls;
 
 	newlines_init(&nls, end);
@@ -492,7 +494,9 @@ feed_text(struct source *src, const char *p, size_t n, struct notes *ns,
 
 			if (len > 0 && p[len - 1] == '\r')
 				len--;	/* CRLF */
-			src->rd->ls.cr_free = crfree;
+			if (cr != NULL && cr < p)
+				cr = memchr(p, '\r', (size_t)(end - p));
+			src->rd->ls.cr_free = cr == NULL || cr >= p + len;
 			emit(src, p, len, src->rd->offset, fn, arg, 0, 1);
 			src->rd->ls.cr_free = 0;
 			p = nl + 1;

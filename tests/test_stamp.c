@@ -111,6 +111,24 @@ test_year_recovery_across_new_year(void **state)
 	c.mday = 29;	/* only leap years have it */
 	assert_int_equal(stamp_resolve_year(&c, sec_of(2025, 3, 1, 0, 0, 0)), 0);
 	assert_int_equal(c.year, 2024);
+	/* the same day again, same anchor: the same year (remembered) */
+	c.year = 0;
+	c.hour = 17;
+	assert_int_equal(stamp_resolve_year(&c, sec_of(2025, 3, 1, 0, 0, 0)), 0);
+	assert_int_equal(c.year, 2024);
+	/* half a year from the anchor the hour decides, and a day's first
+	 * answer is not its last */
+	c.mon = 7;
+	c.mday = 2;
+	c.hour = 23;
+	assert_int_equal(stamp_resolve_year(&c, sec_of(2025, 1, 1, 0, 0, 0)), 0);
+	assert_int_equal(c.year, 2024);
+	c.hour = 0;
+	assert_int_equal(stamp_resolve_year(&c, sec_of(2025, 1, 1, 0, 0, 0)), 0);
+	assert_int_equal(c.year, 2025);
+	c.hour = 23;
+	assert_int_equal(stamp_resolve_year(&c, sec_of(2025, 1, 1, 0, 0, 0)), 0);
+	assert_int_equal(c.year, 2024);
 }
 
 static void
