@@ -545,6 +545,32 @@ bracket_host(const char *p, size_t n, struct peeled *pl)
 	return i + 2;
 }
 
+/* torch_xla's xla_dist, a TPU pod's launcher, after its date:
+ * "10.164.0.29 [3] " (the worker's address and index: a host, whose
+ * cores run several ranks). Its own lines have neither: "[] ". */
+static size_t
+xla_worker(const char *p, size_t n, struct peeled *pl)
+{
+	size_t i = 0, d;
+	long v;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		if ((d = number(p + i, n - i, 3, &v)) == 0 || v > 255)
+			return 0;
+		i += d;
+		if (k < 3 && (i >= n || p[i++] != '.'))
+			return 0;
+	}
+	if (i + 4 >= n || p[i] != ' ' || p[i + 1] != '[' ||
+	    (d = number(p + i + 2, n - i - 2, 4, &v)) == 0 ||
+	    !starts(p + i + 2 + d, n - i - 2 - d, "] "))
+		return 0;
+	pl->host = p;
+	pl->hostlen = i;
+	return i + 2 + d + 2;
+}
+
 /* One launcher prefix at p; returns its length or 0. */
 static size_t
 peel_one(const char *p, size_t n, struct peeled *pl)
@@ -691,6 +717,8 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 	if (n > 8 && (starts(p, n, "stderr: ") || starts(p, n, "stdout: ")))
 		return 8;
 	if (n > 20 && p[8] == ' ' && (i = determined_tag(p, n, pl)) != 0)
+		return i;
+	if (isdig(p[0]) && pl->host == NULL && (i = xla_worker(p, n, pl)) != 0)
 		return i;
 	if (pl->host == NULL && pl->no_host != 1 && (i = host_prefix(p, n, pl)) != 0)
 		return i;

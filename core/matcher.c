@@ -1004,7 +1004,7 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
     const char *msg, size_t msglen, char sev, int ranked, match_fn fn, void *arg)
 {
 	struct lithits *gram, *lit;
-	size_t j, found = 0, off = 0, end = linelen, gcur = 0, lcur = 0;
+	size_t j, found = 0, read = 0, off = 0, end = linelen, gcur = 0, lcur = 0;
 	/* signatures run on every line, and on this line for its level */
 	size_t always = m->nalways + (sev == 'E' || sev == 'F' ? m->nbylevel : 0);
 	int pass;
@@ -1064,8 +1064,11 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 		m->candlist[k] = x;
 	}
 	/* a fallback signature runs after the others, and only when none
-	 * of them matched (pass 1); one run by the line's level (the catch-all
-	 * of an error no entry reads) after every other one (pass 2) */
+	 * of them read the line (pass 1); one run by the line's level (the
+	 * catch-all of an error no entry reads) after every other one (pass
+	 * 2). A context or progress signature's match is no reading: torch_npu's
+	 * "[ERROR] ... (PID:N, Device:D, RankID:R) ERR00100 ..." lends its
+	 * rank and is still an error no entry names. */
 	for (pass = 0; pass < 3; pass++)
 		for (j = 0; j < m->ncand; j++) {
 			size_t si = m->candlist[j];
@@ -1073,11 +1076,13 @@ matcher_match(struct matcher *m, const char *line, size_t linelen,
 
 			if ((s->fallback ? 1 + (s->level != 0) : 0) != pass)
 				continue;
-			if ((pass > 0 && found > 0) || (ranked && s->unranked))
+			if ((pass > 0 && read > 0) || (ranked && s->unranked))
 				m->cand[si] = 0;	/* (no match: not asked to go on) */
-			else if (run_one(m, si, msg, msglen, fn, arg))
+			else if (run_one(m, si, msg, msglen, fn, arg)) {
 				found++;
-			else if (m->cand[si])	/* (a prefilter's candidate, not one run always) */
+				if (s->role != ROLE_CONTEXT && s->role != ROLE_PROGRESS)
+					read++;
+			} else if (m->cand[si])	/* (a prefilter's candidate, not one run always) */
 				m->failed[m->nfailed++] = (uint32_t)si;
 			m->cand[si] = 0;
 		}

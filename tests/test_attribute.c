@@ -2045,6 +2045,17 @@ test_npu_error_names_rank(void **state)
 	assert_int_equal(an->initiating->rank, 3);
 	assert_string_equal(an->diags[0].entry->id, "nccl-bootstrap-failure");
 	done(&t);
+	/* the head alone, its reason in CANN words no entry reads: the line
+	 * that lends the rank is still an error no entry names, not nothing */
+	an = analyse_log(&t, "npu.log",
+	    "[ERROR] 2025-02-01-10:00:00 (PID:4410, Device:5, RankID:5) ERR00100 PTA call acl api "
+	    "failed\n"
+	    "EZ1001: 2025-02-01-10:00:00.120.331 The argument is invalid.\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 5);
+	assert_string_equal(an->diags[0].entry->id, "unlisted-error");
+	done(&t);
 }
 
 /* NCCL RAS's report of a communicator whose ranks launched different

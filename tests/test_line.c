@@ -566,6 +566,16 @@ test_level_in_message(void **state)
 	assert_int_equal(ln.sev, 'W');
 	parse("[ERROR] HCCL(4410,python3) lost");
 	assert_int_equal(ln.pid, -1);
+	/* torch_xla's xla_dist: after its date, the worker's address and
+	 * index (a host of several ranks) */
+	parse("2023-02-01 10:00:00 10.130.0.12 [1] RuntimeError: x");
+	msg_is("RuntimeError: x");
+	assert_int_equal(ln.hostlen, strlen("10.130.0.12"));
+	assert_memory_equal(ln.host, "10.130.0.12", ln.hostlen);
+	assert_int_equal(ln.rank, -1);
+	assert_int_equal(ln.label, -1);
+	parse("2023-02-01 10:00:00 10.130.0.312 [1] RuntimeError: x");
+	msg_is("10.130.0.312 [1] RuntimeError: x");
 	/* oneCCL's: the date with colons, the thread (padded, or none);
 	 * the level stays in the message */
 	parse("2025:03:14-09:12:40:( 3011) |CCL_ERROR| atl_ofi.cpp:243 init: x");
