@@ -166,9 +166,13 @@ waits_before(const struct waits *w, const struct event *ev)
 static int
 reason_is_wait(const struct event *ev, const struct event *w)
 {
+	/* (a line that names no rank is of the ranked one's process when
+	 * both name the same pid: Ray's "(Worker pid=N)" on the exception,
+	 * and "[rankR]:" after it on the CANN warning) */
 	return ev->sig->weight < 1 && event_file(w) == event_file(ev) &&
 	    w->lineno > ev->lineno && w->lineno <= ev->lineno + DETAIL_SPAN &&
-	    w->rank == ev->rank && w->host == ev->host && w->pid == ev->pid;
+	    (w->rank == ev->rank || (ev->rank < 0 && ev->pid >= 0)) &&
+	    w->host == ev->host && w->pid == ev->pid;
 }
 
 /* What sets a failure line aside as a timeout's consequence: for a

@@ -2358,6 +2358,18 @@ test_generic_error_reports_its_wait(void **state)
 	assert_int_equal(an->verdict, VERDICT_HANG);
 	assert_string_equal(an->diags[0].entry->id, "nccl-watchdog-timeout");
 	done(&t);
+	/* the exception names its process by pid only (Ray's prefix), the
+	 * CANN warning after it by the same pid and a rank: one process */
+	an = analyse_log(&t, "serve.log",
+	    "(RayWorkerWrapper pid=5120, ip=10.2.0.7) ERROR 03-05 11:20:41 [worker_base.py:600] "
+	    "RuntimeError: ACL stream synchronize failed, error code:507048\n"
+	    "(RayWorkerWrapper pid=5121, ip=10.2.0.7) INFO 03-05 11:20:41 [utils.py:100] still "
+	    "here\n"
+	    "(RayWorkerWrapper pid=5120, ip=10.2.0.7) [rank9]:[W305 11:20:41.118204310 "
+	    "compiler_depend.ts:57] Warning: EI0002: [PID: 5120] 2025-03-05-11:20:41.101.377\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_string_equal(an->diags[0].entry->id, "nccl-watchdog-timeout");
+	done(&t);
 }
 
 /* Two workers' SIGBUS (UCX's "[host:pid:...]"), then torchrun's line for
