@@ -274,7 +274,11 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 		/* Lines with no time sort last, but one written before it in
 		 * the same stream (its file; for lines with no rank, its
 		 * process) failed before it: where the clock says nothing,
-		 * the line order does. */
+		 * the line order does. In a stream whose lines name no
+		 * process, a generic notice after the fact (weight under 1:
+		 * sglang's parent told by a child that it failed) gives way to
+		 * a specific failure written before it: that is what the
+		 * notice is about. */
 		const struct event *early = NULL;
 
 		for (i = lo; i < hi; i++) {
@@ -282,7 +286,9 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 
 			if (ev->rank != rank || !want_known(ev) || (ev->ts.flags & STAMP_TIME) ||
 			    event_file(ev) != event_file(first) || ev->lineno >= first->lineno ||
-			    (rank < 0 && (ev->pid < 0 || ev->pid != first->pid)))
+			    (rank < 0 && (ev->pid < 0 || ev->pid != first->pid) &&
+			    !(ev->pid < 0 && first->pid < 0 && first->sig->weight < 1 &&
+			    ev->sig->weight >= 1)))
 				continue;
 			if (early == NULL || ev->lineno < early->lineno)
 				early = ev;

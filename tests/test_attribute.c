@@ -2058,6 +2058,30 @@ test_npu_error_names_rank(void **state)
 	done(&t);
 }
 
+/* A parent's notice after the fact (sglang's "Received sigquit from a
+ * child process"), timed, and a child's untimed CUDA fault before it in
+ * the same stream, no rank and no pid on either: the fault is what the
+ * notice is about. */
+static void
+test_notice_gives_way_to_earlier_fault(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "serve.log",
+	    "Traceback (most recent call last):\n"
+	    "  File \"/srv/model.py\", line 88, in forward\n"
+	    "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+	    "[2026-01-05 08:00:03] Received sigquit from a child process. It usually means the "
+	    "child failed.\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->lineno, 3);
+	assert_string_equal(an->diags[0].entry->id, "cuda-illegal-memory-access");
+	done(&t);
+}
+
 /* NCCL RAS's report of a communicator whose ranks launched different
  * counts of a collective: a hang; the outliers it lists may be ahead,
  * and only a rank that launched none is named behind. */
@@ -2539,6 +2563,7 @@ main(void)
 		cmocka_unit_test(test_log_ends_in_connect_retry),
 		cmocka_unit_test(test_stack_dump_in_collective),
 		cmocka_unit_test(test_npu_error_names_rank),
+		cmocka_unit_test(test_notice_gives_way_to_earlier_fault),
 		cmocka_unit_test(test_ras_mismatch_is_hang),
 		cmocka_unit_test(test_hosts_fail_before_launcher_names_rank),
 		cmocka_unit_test(test_warn_before_cut_traceback_explains),
