@@ -547,7 +547,8 @@ bracket_host(const char *p, size_t n, struct peeled *pl)
 
 /* torch_xla's xla_dist, a TPU pod's launcher, after its date:
  * "10.164.0.29 [3] " (the worker's address and index: a host, whose
- * cores run several ranks). Its own lines have neither: "[] ". */
+ * cores run several ranks). Its own lines ("DATE  [] ") are left as they
+ * are. */
 static size_t
 xla_worker(const char *p, size_t n, struct peeled *pl)
 {
@@ -936,7 +937,8 @@ header_bracket_date(const char *p, size_t n, struct header *h)
 				return 0;
 			if (j - a == 2 && p[a + 1] == 'P' && p[a] == 'T')
 				tp = v;
-			else if (v != 0 && !(j - a == 2 && p[a + 1] == 'P' && (p[a] == 'D' || p[a] == 'E')))
+			else if (v != 0 && !(j - a == 2 && p[a + 1] == 'P' &&
+			    (p[a] == 'D' || p[a] == 'E')))
 				apart = 1;
 			j += k;
 			if (p[j] == ']')

@@ -85,10 +85,11 @@ stamp_from_civil(const struct civil *c, struct stamp *out)
 	return 0;
 }
 
-/* A year resolved far from the turn of the year ((365 - 1) / 2 days from
- * the anchor) is the same for every hour of its day: the last one, per
- * thread, answers the next line of the same day against the same anchor
- * (year-less c10 stamps: most lines of a log). */
+/* The year chosen for a day within 150 days of its anchor is the same for
+ * every hour of that day (the choice flips only about half a year away):
+ * the last such choice, per thread, answers the next line of the same
+ * day against the same anchor (year-less c10 stamps: most lines of a
+ * log). */
 #define YEAR_MEMO_SPAN	(150 * 86400)
 
 static _Thread_local struct {
