@@ -28,11 +28,20 @@
       stat-family calls on such paths or descriptors, and how many threads
       made those opens and reads.  nfs-bench.sh compares
       them with what its LD_PRELOAD shim (delayfs.c) counted.
+
+  benchtools.py split N CMD... -- FILE...
+      Start N copies of CMD at once, copy k on every Nth FILE from the k-th,
+      wait for all and print "<seconds until the last ended> <sum of their
+      peak RSS, KiB>".  What N cores give a program that shares nothing:
+      report-bench.sh runs it with -j1 next to the threaded run, in the same
+      rounds, as the ceiling of the threads' speed-up on this machine.
 """
 
 import os
 import re
+import subprocess
 import sys
+import time
 
 PCRE_ONLY = re.compile(r"\(\?(?:=|!|<=|<!|\||>)|\\k[<{']|\\[1-9]|\\K|[*+?}]\+|\(\?P=|\(\?R|\(\?\d")
 NAMED = re.compile(r"\(\?(?:P?<|')([A-Za-z_]\w*)[>']")
@@ -206,6 +215,21 @@ def iocount(trace, rundir):
     print(" ".join("%s=%d" % kv for kv in n.items()))
 
 
+def split(n, cmd, files):
+    t0 = time.monotonic()
+    kids = [subprocess.Popen(cmd + files[k::n], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL) for k in range(n)]
+    rss = 0
+    for kid in kids:
+        _, status, ru = os.wait4(kid.pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        if code not in (0, 1):  # rankwatch: 1 = a failure found; rg: 1 = no match
+            sys.exit("split: %s exited with %d" % (" ".join(cmd), code))
+        kid.returncode = code
+        rss += ru.ru_maxrss
+    print("%.3f %d" % (time.monotonic() - t0, rss))
+
+
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "rg-patterns":
         rg_patterns(*sys.argv[2:])
@@ -213,6 +237,9 @@ def main():
         fdmax(*sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "iocount":
         iocount(*sys.argv[2:])
+    elif len(sys.argv) > 4 and sys.argv[1] == "split" and "--" in sys.argv[3:]:
+        at = sys.argv.index("--", 3)
+        split(int(sys.argv[2]), sys.argv[3:at], sys.argv[at + 1:])
     else:
         sys.exit(__doc__)
 

@@ -110,6 +110,15 @@ run_timed() {
 	rm -f "$tf" "$tf.err"
 }
 
+# run_split OUTFILE CMD... -- FILE...: CMD started $(nproc) times at once,
+# each on its share of the files (benchtools.py split); appends "seconds
+# summed_maxrss_kib" to OUTFILE
+run_split() {
+	local out=$1; shift
+	python3 "$here/benchtools.py" split "$(nproc)" "$@" >> "$out" ||
+	    { echo "$BENCH_NAME: split run of '$1' failed" >&2; return 2; }
+}
+
 # fd_peak OUTFILE RUNDIR CMD...: "max fds open at once, max run files open at once"
 fd_peak() {
 	local st=$1 dir=$2; shift 2
