@@ -42,6 +42,7 @@ BENCH_NAME=report-bench
 
 rows=()
 checks=()
+mapfile -t cpus < <(python3 -c 'import os; print("\n".join(map(str, sorted(os.sched_getaffinity(0)))))')
 pcre_note=
 
 # ---------------------------------------------------------------- runs
@@ -103,6 +104,9 @@ for spec in $RUNS; do
 		run_timed "$OUT/$name.t.rg1" rg --no-config -j1 -c -f "$pat_rg" "${files[@]}"
 		run_timed "$OUT/$name.t.wc" wc -l "${files[@]}"
 		run_split "$OUT/$name.t.rws" "$RW" -j1 --report --format json -- "${files[@]}"
+		for c in "${cpus[@]}"; do
+			run_timed "$OUT/$name.t.pin$c" taskset -c "$c" "$RW" -j1 --report --format json "$dir"
+		done
 		run_split "$OUT/$name.t.rgs" rg --no-config -j1 -c -f "$pat_rg" -- "${files[@]}"
 	done
 	[ ${#sample[@]} -gt 0 ] && run_timed "$OUT/$name.t.rgp" rg --no-config -j1 -P -c -f "$pat_rgp" "${sample[@]}"
@@ -122,6 +126,11 @@ for spec in $RUNS; do
 	med() { cut -d' ' -f1 "$OUT/$name.t.$1" | median; }
 	s_rw=$(med rw) s_rw1=$(med rw1) s_rg=$(med rg) s_rg1=$(med rg1) s_wc=$(med wc)
 	s_rws=$(med rws) s_rgs=$(med rgs)
+	# the cores' speeds, round by round: -j1 pinned to each; all of them
+	# kept busy with no overhead would take 1 / sum(1 / t) (median of rounds)
+	s_pin=$(paste -d' ' $(printf "$OUT/$name.t.pin%s " "${cpus[@]}") |
+	    awk '{r = 0; for (i = 1; i <= NF; i += 2) r += 1 / $i; print 1 / r}' | median)
+	pins=$(for c in "${cpus[@]}"; do printf 'cpu%s %s s, ' "$c" "$(med "pin$c")"; done)
 	k_rw=$(cut -d' ' -f2 "$OUT/$name.t.rw" | maxof)
 	k_rw1=$(cut -d' ' -f2 "$OUT/$name.t.rw1" | maxof)
 	k_rg=$(cut -d' ' -f2 "$OUT/$name.t.rg" | maxof)
@@ -154,7 +163,8 @@ for spec in $RUNS; do
 	checks+=("$name: rankwatch / rg (both on every core)  = ${r_all}x  (target >= 1.5x)  $(ok "$r_all" 1.5);  per round $(paired rw rg)")
 	checks+=("$name: rankwatch -j1 / rg -j1                = ${r_one}x  (target >= 2.0x)  $(ok "$r_one" 2.0);  per round $(paired rw1 rg1)")
 	checks+=("$name: rankwatch / rankwatch -j1 ($(nproc) cores)    = ${r_scale}x  (target >= 1.8x on the 1 GiB runs)  $(ok "$r_scale" 1.8);  per round $(paired rw rw1)")
-	checks+=("$name:   the ceiling, $(nproc) processes sharing nothing (-j1 each on 1/$(nproc) of the files) / one: rankwatch $(ratio "$s_rw1" "$s_rws")x, rg $(ratio "$s_rg1" "$s_rgs")x; the threads reach $(ratio "$s_rws" "$s_rw") of it (rg's $(ratio "$s_rgs" "$s_rg"))")
+	checks+=("$name:   the cores now: -j1 pinned to each (${pins%, }); all kept busy, no overhead: $(ratio "$s_rw1" "$s_pin")x of -j1; rankwatch's threads reach $(ratio "$s_pin" "$s_rw") of that")
+	checks+=("$name:   $(nproc) processes sharing nothing (-j1 each on 1/$(nproc) of the files, no balancing) / one: rankwatch $(ratio "$s_rw1" "$s_rws")x, rg $(ratio "$s_rg1" "$s_rgs")x")
 	checks+=("$name: rankwatch -j1 at $t_rw1 MiB/s is $(ratio "$t_wc" "$t_rw1")x from the floor (wc -l: $t_wc MiB/s; the machine's line-splitting floor is >5 GiB/s a core)")
 	checks+=("$name: peak RSS $(kib2mib "$k_rw") MiB, -j1 $(kib2mib "$k_rw1") MiB  (target < $target_rss MiB = 64 + 2% of the logs)  $(awk -v a="$k_rw" -v b="$target_rss" 'BEGIN {print (a / 1024 < b) ? "meets" : "MISSES"}')")
 	checks+=("$name: log files open at once $rw_runfds (all fds $rw_fds) of $ranks, with -j1")
