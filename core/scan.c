@@ -870,6 +870,8 @@ scanner_init(struct scanner *sc, struct matcher *m, const int64_t *anchor)
 {
 	sc->matcher = m;
 	sc->buf = xmalloc(SOURCE_CHUNK + 1);
+	sc->hold.src = NULL;
+	sc->hold.fd = -1;
 	memset(&sc->envbuf, 0, sizeof sc->envbuf);
 	sc->b = NULL;
 	sc->anchor = anchor != NULL ? *anchor : 0;
@@ -881,6 +883,7 @@ scanner_init(struct scanner *sc, struct matcher *m, const int64_t *anchor)
 void
 scanner_release(struct scanner *sc)
 {
+	source_unhold(&sc->hold);
 	free(sc->buf);
 	sc->buf = NULL;
 	buf_release(&sc->envbuf);
@@ -897,7 +900,8 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 	sc->b = b;
 	if (source_reader(src) != NULL)	/* NULL: retired, nothing is read */
 		src->rd->chunk_fn = on_chunk;
-	b->bytes = source_read_some(src, sc->buf, &b->notes, budget, &more, on_line, sc);
+	b->bytes = source_read_some(src, sc->buf, &b->notes, budget, &more, &sc->hold, on_line,
+	    sc);
 	matcher_scan(sc->matcher, NULL, 0);	/* sc->buf will change */
 	b->last = !more;
 	if (!more) {

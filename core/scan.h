@@ -70,6 +70,7 @@ struct batch {
 struct scanner {
 	struct matcher	*matcher;
 	char		*buf;		/* SOURCE_CHUNK */
+	struct srchold	 hold;		/* the file it is in the middle of */
 	struct buf	 envbuf;	/* an envelope's decoded line */
 	struct batch	*b;		/* being filled */
 	int64_t		 anchor;	/* the run's year anchor */

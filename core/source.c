@@ -1,6 +1,8 @@
 /* source.c: read a log file from where we left off, line by line.
- * Opens, reads to EOF in large chunks, closes: no descriptor is kept, no
- * text is kept but the partial last line. */
+ * Opens, reads to EOF in large chunks, closes: no source keeps a
+ * descriptor (a reader that stops at its budget keeps the one of the file
+ * it goes on with: struct srchold), no text is kept but the partial last
+ * line. */
 #include "config.h"
 
 #include <errno.h>
@@ -831,24 +833,47 @@ long long
 source_read(struct source *src, char *buf, struct notes *ns,
     source_line_fn fn, void *arg)
 {
-	return source_read_some(src, buf, ns, 0, NULL, fn, arg);
+	return source_read_some(src, buf, ns, 0, NULL, NULL, fn, arg);
+}
+
+void
+source_unhold(struct srchold *h)
+{
+	if (h->fd >= 0)
+		close(h->fd);
+	h->fd = -1;
+	h->src = NULL;
 }
 
 long long
 source_read_some(struct source *src, char *buf, struct notes *ns,
-    uint64_t budget, int *more, source_line_fn fn, void *arg)
+    uint64_t budget, int *more, struct srchold *hold, source_line_fn fn, void *arg)
 {
 	struct stat sb;
 	char pbuf[PATH_MAX];
-	const char *path = event_where_path(&src->where, pbuf, sizeof pbuf);
+	const char *path;
 	long long total = 0;
+	uint64_t size = 0;	/* a file's, when opened */
 	ssize_t r;
 	int fd;
 
 	if (more != NULL)
 		*more = 0;
-	if (src->done || src->skipped || source_reader(src) == NULL)	/* NULL: retired */
+	if (hold != NULL && hold->fd >= 0 && hold->src != src)
+		source_unhold(hold);
+	if (src->done || src->skipped || source_reader(src) == NULL) {	/* NULL: retired */
+		if (hold != NULL)
+			source_unhold(hold);
 		return 0;
+	}
+	if (hold != NULL && hold->fd >= 0) {	/* the same read, going on */
+		fd = hold->fd;
+		size = hold->size;
+		hold->fd = -1;
+		hold->src = NULL;
+		goto read;
+	}
+	path = event_where_path(&src->where, pbuf, sizeof pbuf);
 	/* Unchanged since the last read (same file, same size, same mtime):
 	 * a stat is cheaper than an open, for polling thousands of files. */
 	if (src->kind == SOURCE_LOG && src->rd->ino != 0 && path != NULL && stat(path, &sb) == 0 &&
@@ -892,6 +917,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			restart(src, ns, "truncated; reading it again from the top");
 		src->rd->dev = sb.st_dev;
 		src->rd->ino = sb.st_ino;
+		size = (uint64_t)sb.st_size;
 		src->opened = 1;
 		src->rd->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
 		if (src->rd->offset == 0 && src->rd->lineno == 0 && !src->rd->ls.anchor_dated)
@@ -900,7 +926,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			total = read_errorjson(src, fd, ns, fn, arg);
 			goto out;
 		}
-		if ((uint64_t)sb.st_size == src->rd->offset + src->rd->carrylen)
+		if (size == src->rd->offset + src->rd->carrylen)
 			goto out;
 		if (src->rd->offset + src->rd->carrylen > 0 &&
 		    lseek(fd, (off_t)(src->rd->offset + src->rd->carrylen), SEEK_SET) < 0) {
@@ -909,9 +935,10 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			goto out;
 		}
 		/* (for more than a read: a syscall less for each small file) */
-		if ((uint64_t)sb.st_size - (src->rd->offset + src->rd->carrylen) > SOURCE_CHUNK)
+		if (size - (src->rd->offset + src->rd->carrylen) > SOURCE_CHUNK)
 			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
+read:
 	for (;;) {
 		uint64_t base = src->rd->offset + src->rd->carrylen;
 
@@ -969,7 +996,7 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 			 * had when opened (as below): a file of exactly the budget
 			 * takes one batch, not a second, empty one */
 			if (more != NULL && (SOURCE_IS_STREAM(src) ||
-			    base + (uint64_t)r < (uint64_t)sb.st_size))
+			    base + (uint64_t)r < size))
 				*more = 1;
 			break;
 		}
@@ -977,12 +1004,20 @@ source_read_some(struct source *src, char *buf, struct notes *ns,
 		 * chunk: its end for now, without a read that says so (what
 		 * was written since is read next time, as after an end) */
 		if (!SOURCE_IS_STREAM(src) && (size_t)r < SOURCE_CHUNK &&
-		    base + (uint64_t)r >= (uint64_t)sb.st_size)
+		    base + (uint64_t)r >= size)
 			break;
 	}
 out:
-	if (!SOURCE_IS_STREAM(src) && fd >= 0)
-		close(fd);
+	if (!SOURCE_IS_STREAM(src) && fd >= 0) {
+		if (hold != NULL && more != NULL && *more && total >= 0) {
+			/* the next read of this pass goes on from here: no
+			 * open, stat and seek again (a round trip each on NFS) */
+			hold->src = src;
+			hold->fd = fd;
+			hold->size = size;
+		} else
+			close(fd);
+	}
 	if (src->rd->carrylen == 0 && src->rd->carrycap > 0) {	/* thousands of files */
 		free(src->rd->carry);
 		src->rd->carry = NULL;

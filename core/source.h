@@ -206,10 +206,26 @@ const char	*source_reread_path(const struct source *src, char *buf, size_t size)
  * read (a note says why). */
 long long	 source_read(struct source *src, char *buf, struct notes *ns,
 		    source_line_fn fn, void *arg);
+/* A file left open between two reads of it, for the reader that goes on
+ * reading it (fd -1: none): the size it had when opened is where the
+ * reads stop, as if it were read at once. No source keeps a descriptor:
+ * a reader keeps one, of the file it is in the middle of. */
+struct srchold {
+	const struct source	*src;	/* compared only, never read */
+	int			 fd;
+	uint64_t		 size;
+};
+
 /* The same, stopping after about budget bytes (0: no limit); *more says
- * whether the file has more to read now. */
+ * whether the file has more to read now. hold (NULL: none): when there
+ * is more, the file stays open in it, and a next read of the same source
+ * with it goes on from there without opening, checking and seeking again
+ * (a read of another source closes it first). */
 long long	 source_read_some(struct source *src, char *buf, struct notes *ns,
-		    uint64_t budget, int *more, source_line_fn fn, void *arg);
+		    uint64_t budget, int *more, struct srchold *hold, source_line_fn fn,
+		    void *arg);
+/* Close what h holds. */
+void		 source_unhold(struct srchold *h);
 /* Split bytes p[0..n), the next ones of the file after what was fed so
  * far, into lines for fn: what source_read does with each chunk it reads.
  * A run of NUL bytes (a crash's unwritten block) ends a piece of its line

@@ -3,6 +3,7 @@
 
 #include "testutil.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 
@@ -406,7 +407,7 @@ test_budget_end(void **state)
 	notes_init(&ns);
 	path = tu_write(dir, "rank0.log", text, sizeof text, 0);
 	s = source_new(path, "rank0.log", SOURCE_LOG, 0, -1, 0);
-	assert_int_equal(source_read_some(s, buf, &ns, sizeof text, &more, collect, &g), sizeof text);
+	assert_int_equal(source_read_some(s, buf, &ns, sizeof text, &more, NULL, collect, &g), sizeof text);
 	assert_int_equal(more, 0);
 	assert_int_equal(g.n, 64);
 	source_free(s);
@@ -414,7 +415,7 @@ test_budget_end(void **state)
 	path = tu_write(dir, "rank1.log", text, sizeof text, 0);
 	s = source_new(path, "rank1.log", SOURCE_LOG, 1, -1, 0);
 	g.n = 0;
-	assert_int_equal(source_read_some(s, buf, &ns, 1024, &more, collect, &g), sizeof text);
+	assert_int_equal(source_read_some(s, buf, &ns, 1024, &more, NULL, collect, &g), sizeof text);
 	assert_int_equal(more, 0);	/* one chunk holds it all: read to its size */
 	source_free(s);
 	free(path);
@@ -430,7 +431,7 @@ test_budget_end(void **state)
 		s = source_new(path, "rank2.log", SOURCE_LOG, 2, -1, 0);
 		g.n = 0;
 		do {
-			assert_true(source_read_some(s, buf, &ns, SOURCE_CHUNK, &more, collect, &g) > 0);
+			assert_true(source_read_some(s, buf, &ns, SOURCE_CHUNK, &more, NULL, collect, &g) > 0);
 			calls++;
 		} while (more);
 		assert_int_equal(calls, 3);
@@ -440,6 +441,93 @@ test_budget_end(void **state)
 		free(t);
 	}
 	assert_int_equal(ns.n, 0);
+	notes_release(&ns);
+	tu_rmdir(dir);
+}
+
+/* Descriptors this process has open. */
+static int
+open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n - 1;	/* the directory's own */
+}
+
+/* A read with a budget and a hold leaves the file open for the next one,
+ * which goes on where it stopped, up to the size the file had when opened
+ * (what was written since is read by the next read from the top of the
+ * checks); a read of another source closes it, and so does
+ * source_unhold. The lines are those a read without a hold gives. */
+static void
+test_budget_hold(void **state)
+{
+	char *dir = tu_tmpdir(), *path, *other, line[80];
+	size_t big = 3 * SOURCE_CHUNK, off, i;
+	char *t = malloc(big);
+	struct notes ns;
+	struct source *s, *o;
+	struct srchold h = { NULL, -1, 0 };
+	struct got g = { .n = 0 };
+	int more, calls = 0, fds;
+
+	(void)state;
+	for (off = 0; off < big; off += 64) {
+		snprintf(line, sizeof line, "%063zu\n", off / 64);
+		memcpy(t + off, line, 64);
+	}
+	notes_init(&ns);
+	path = tu_write(dir, "rank0.log", t, big, 0);
+	other = tu_write(dir, "rank1.log", "a line\n", 7, 0);
+	s = source_new(path, "rank0.log", SOURCE_LOG, 0, -1, 0);
+	o = source_new(other, "rank1.log", SOURCE_LOG, 1, -1, 0);
+	fds = open_fds();
+	assert_int_equal(source_read_some(s, buf, &ns, SOURCE_CHUNK, &more, &h, collect, &g),
+	    SOURCE_CHUNK);
+	assert_int_equal(more, 1);
+	assert_true(h.fd >= 0);
+	assert_ptr_equal(h.src, s);
+	assert_int_equal(open_fds(), fds + 1);
+	TU_APPEND(dir, "rank0.log", "written after the open\n");
+	do {
+		assert_int_equal(source_read_some(s, buf, &ns, SOURCE_CHUNK, &more, &h, collect,
+		    &g), SOURCE_CHUNK);
+		calls++;
+	} while (more);
+	assert_int_equal(calls, 2);	/* the size when opened: three chunks */
+	assert_int_equal(h.fd, -1);	/* at the end: closed */
+	assert_int_equal(open_fds(), fds);
+	assert_int_equal(g.n, (int)(big / 64));
+	for (i = 0; i < 64; i++)
+		assert_int_equal(atoi(g.lines[i]), (int)i);
+	assert_int_equal(source_read_some(s, buf, &ns, SOURCE_CHUNK, &more, &h, collect, &g),
+	    23);	/* the line written since, from a new open */
+	assert_int_equal(g.n, (int)(big / 64) + 1);
+	/* held, then another source read: closed first */
+	source_free(s);
+	s = source_new(path, "rank0.log", SOURCE_LOG, 0, -1, 0);
+	g.n = 0;
+	source_read_some(s, buf, &ns, SOURCE_CHUNK, &more, &h, collect, &g);
+	assert_true(h.fd >= 0);
+	source_read_some(o, buf, &ns, SOURCE_CHUNK, &more, &h, collect, &g);
+	assert_int_equal(h.fd, -1);
+	assert_int_equal(open_fds(), fds);
+	source_read_some(s, buf, &ns, SOURCE_CHUNK, &more, &h, collect, &g);
+	assert_true(h.fd >= 0);
+	source_unhold(&h);
+	assert_int_equal(open_fds(), fds);
+	assert_int_equal(ns.n, 0);
+	source_free(s);
+	source_free(o);
+	free(path);
+	free(other);
+	free(t);
 	notes_release(&ns);
 	tu_rmdir(dir);
 }
@@ -529,6 +617,7 @@ main(void)
 		cmocka_unit_test(test_errorjson),
 		cmocka_unit_test(test_lines_split_anywhere),
 		cmocka_unit_test(test_budget_end),
+		cmocka_unit_test(test_budget_hold),
 	};
 
 	setenv("TZ", "UTC", 1);
