@@ -1014,10 +1014,11 @@ header_vllm(const char *p, size_t n, struct header *h)
 	if ((d = stamp_parse_hms(p + i + 6, n - i - 6, &h->c)) == 0)
 		return 0;
 	i += 6 + d;
-	/* older releases' file has no opening bracket: "llm_engine.py:70] " */
+	/* older releases' file has no opening bracket: "llm_engine.py:70] ";
+	 * a blank line of a logged traceback ends at the bracket */
 	if (i + 2 >= n || p[i] != ' ' ||
 	    (e = memchr(p + i + 1, ']', n - i - 1 < 120 ? n - i - 1 : 120)) == NULL ||
-	    e + 1 >= p + n || e[1] != ' ' || memchr(p + i + 1, ' ', (size_t)(e - p - i - 1)) ||
+	    (e + 1 < p + n && e[1] != ' ') || memchr(p + i + 1, ' ', (size_t)(e - p - i - 1)) ||
 	    (p[i + 1] != '[' && memchr(p + i + 1, ':', (size_t)(e - p - i - 1)) == NULL))
 		return 0;
 	h->c.mon = (int)mon;
@@ -1025,7 +1026,7 @@ header_vllm(const char *p, size_t n, struct header *h)
 	h->c.year = 0;
 	h->has_time = 1;
 	h->sev = level_sev(p[0]);
-	return (size_t)(e - p) + 2;
+	return e + 1 == p + n ? n : (size_t)(e - p) + 2;
 }
 
 /* The logging setup of transformers' and accelerate's example scripts
@@ -1636,6 +1637,36 @@ ignored_record(struct linestate *st, struct line *out)
 	st->ignoring = 0;
 }
 
+/* A traceback chained to the exception above it ("The above exception
+ * was the direct cause of the following exception:", "During handling
+ * of the above exception, another exception occurred:"): its header and
+ * frames are flagged LINE_CHAINED, up to its exception line (not
+ * flagged: the exception it raised is read as it is). Another rank's
+ * lines may come between; any other line of its own rank (or of none)
+ * ends it. */
+static void
+chained_record(struct linestate *st, struct line *out)
+{
+	const char *p = out->msg;
+	size_t n = out->msglen;
+
+	if (n > 40 && (p[0] == 'T' || p[0] == 'D') &&
+	    (starts(p, n, "The above exception was the direct cause") ||
+	    starts(p, n, "During handling of the above exception"))) {
+		st->chained = 1;
+		st->chained_rank = out->rank_from == RANK_INHERIT ? -1 : out->rank;
+		return;
+	}
+	if (!st->chained || (out->rank >= 0 && out->rank_from != RANK_INHERIT &&
+	    st->chained_rank >= 0 && out->rank != st->chained_rank))
+		return;
+	if (n == 0 || p[0] == ' ' || p[0] == '\t' || starts(p, n, "Traceback (most recent")) {
+		out->flags |= LINE_CHAINED;
+		return;
+	}
+	st->chained = 0;
+}
+
 /* Python's faulthandler at a fatal signal: "Fatal Python error:
  * Segmentation fault", a blank line, then each thread's stack ("Current
  * thread 0x... (most recent call first):", "Thread 0x...", indented
@@ -2107,6 +2138,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		st->record_rank = -1;
 
 	ignored_record(st, out);
+	chained_record(st, out);
 	crash_dump_record(st, out);
 
 	if (out->ts.flags & STAMP_TIME) {

@@ -42,6 +42,11 @@ enum rank_from {
 					 * error: Segmentation fault", "Thread
 					 * 0x... (most recent call first):", its
 					 * frames): where the process crashed */
+#define LINE_CHAINED		0x80	/* in the traceback Python prints after
+					 * "The above exception was the direct
+					 * cause of the following exception:" (or
+					 * "During handling of the above exception
+					 * ..."): the exception above it goes on */
 
 struct line {
 	const char	*raw;
@@ -95,6 +100,8 @@ struct linestate {
 					 * launcher label: labels are tasks
 					 * running several ranks, not ranks */
 	unsigned char	 crash_dump;	/* in a LINE_CRASH_DUMP record */
+	unsigned char	 chained;	/* in a LINE_CHAINED record, */
+	int		 chained_rank;	/* ... of this rank, -1 */
 	int		 tee_offset;	/* global - local rank of "[defaultL]:[rankG]:"
 					 * lines, + 1; 0 none seen, -1 several */
 	/* What an envelope (core/envelope.h) said of the line, set by the

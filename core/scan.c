@@ -269,6 +269,10 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	/* a frame of the stack a crash printed is where it crashed: no wait */
 	if ((ln->flags & LINE_CRASH_DUMP) && sig->fallout == FALLOUT_WAIT)
 		return;
+	/* a chained traceback the log ends in says no more than the
+	 * exception it goes on from */
+	if ((ln->flags & LINE_CHAINED) && sig->only_at_end && sig->role == ROLE_INITIATING)
+		return;
 	if (sig->only_at_end) {
 		cut_hold(fc->src, ln, event_new(sig, ln, &src->where, 1, NULL, subject, ov, NULL));
 		fc->trouble++;

@@ -2082,6 +2082,54 @@ test_notice_gives_way_to_earlier_fault(void **state)
 	done(&t);
 }
 
+/* A serving engine's bare TimeoutError (its shared-memory broadcast ran
+ * out of time waiting for its workers) is a wait, not a failure; the
+ * traceback chained to it ("The above exception was the direct cause
+ * ..."), cut short by the end of the paste, adds nothing: a hang. The
+ * same chain after a real error stays that error's failure. */
+static void
+test_bare_timeout_chain_cut(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	static const char *const head =
+	    "(EngineCore pid=71) INFO 03-02 10:00:00 [shm_broadcast.py:600] No available shared "
+	    "memory broadcast block found in 60 seconds. This typically happens when some "
+	    "processes are hanging.\n"
+	    "(EngineCore pid=71) ERROR 03-02 10:01:00 [core.py:900] Traceback (most recent call "
+	    "last):\n"
+	    "(EngineCore pid=71) ERROR 03-02 10:01:00 [core.py:900]   File \"/srv/engine/shm.py\", "
+	    "line 640, in acquire_read\n";
+	static const char *const tail =
+	    "(EngineCore pid=71) ERROR 03-02 10:01:00 [core.py:900]\n"
+	    "(EngineCore pid=71) ERROR 03-02 10:01:00 [core.py:900] The above exception was the "
+	    "direct cause of the following exception:\n"
+	    "(EngineCore pid=71) ERROR 03-02 10:01:00 [core.py:900]\n"
+	    "(EngineCore pid=71) ERROR 03-02 10:01:00 [core.py:900] Traceback (most recent call "
+	    "last):\n"
+	    "(EngineCore pid=71) ERROR 03-02 10:01:00 [core.py:900]   File \"/srv/engine/core.py\", "
+	    "line 959, in run_engine_core\n";
+	char text[2048];
+
+	(void)state;
+	snprintf(text, sizeof text, "%s%s%s", head,
+	    "(EngineCore pid=71) ERROR 03-02 10:01:00 [core.py:900] TimeoutError\n", tail);
+	an = analyse_log(&t, "engine.log", text);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_null(an->initiating);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "collective-desync");
+	done(&t);
+	snprintf(text, sizeof text, "%s%s%s", head,
+	    "(EngineCore pid=71) ERROR 03-02 10:01:00 [core.py:900] ValueError: bad block\n", tail);
+	an = analyse_log(&t, "engine.log", text);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->lineno, 4);
+	assert_string_equal(an->diags[0].entry->id, "rank-exception");
+	done(&t);
+}
+
 /* NCCL RAS's report of a communicator whose ranks launched different
  * counts of a collective: a hang; the outliers it lists may be ahead,
  * and only a rank that launched none is named behind. */
@@ -2564,6 +2612,7 @@ main(void)
 		cmocka_unit_test(test_stack_dump_in_collective),
 		cmocka_unit_test(test_npu_error_names_rank),
 		cmocka_unit_test(test_notice_gives_way_to_earlier_fault),
+		cmocka_unit_test(test_bare_timeout_chain_cut),
 		cmocka_unit_test(test_ras_mismatch_is_hang),
 		cmocka_unit_test(test_hosts_fail_before_launcher_names_rank),
 		cmocka_unit_test(test_warn_before_cut_traceback_explains),

@@ -264,6 +264,38 @@ test_bracket_host(void **state)
 	assert_null(ln.host);
 }
 
+/* The traceback Python chains to the exception above it: its header and
+ * frames flagged, not its exception line; another rank's line between
+ * leaves it open, and its exception line ends it. */
+static void
+test_chained_traceback(void **state)
+{
+	(void)state;
+	parse("[rank1]: TimeoutError");
+	assert_false(ln.flags & LINE_CHAINED);
+	parse("[rank1]: The above exception was the direct cause of the following exception:");
+	assert_false(ln.flags & LINE_CHAINED);
+	parse("[rank1]: ");
+	assert_true(ln.flags & LINE_CHAINED);
+	parse("[rank1]: Traceback (most recent call last):");
+	assert_true(ln.flags & LINE_CHAINED);
+	parse("[rank4]: Traceback (most recent call last):");
+	assert_false(ln.flags & LINE_CHAINED);
+	parse("[rank1]:   File \"/srv/train.py\", line 12, in main");
+	assert_true(ln.flags & LINE_CHAINED);
+	parse("[rank1]: RuntimeError: step failed");
+	assert_false(ln.flags & LINE_CHAINED);
+	parse("[rank1]: Traceback (most recent call last):");
+	assert_false(ln.flags & LINE_CHAINED);
+	parse("During handling of the above exception, another exception occurred:");
+	parse("Traceback (most recent call last):");
+	assert_true(ln.flags & LINE_CHAINED);
+	parse("Epoch 3: 100%|##########| 40/40");
+	assert_false(ln.flags & LINE_CHAINED);
+	parse("  File \"/srv/train.py\", line 12, in main");
+	assert_false(ln.flags & LINE_CHAINED);
+}
+
 /* Python's "Exception ignored in:" and the traceback after it: each line
  * flagged, up to its exception line; another rank's line between leaves
  * it open, and a line of its own rank that is none of it ends it. */
@@ -1099,6 +1131,13 @@ test_vllm_and_sglang_headers(void **state)
 	parse("(EngineCore_DP0 pid=31) ERROR 09-03 19:05:48 [core.py:700] x");
 	assert_int_equal(ln.rank, -1);
 	assert_int_equal(ln.pid, 31);
+	/* a logged traceback's blank line: the header, then nothing */
+	parse("(EngineCore_DP0 pid=31) ERROR 09-03 19:05:48 [core.py:700]");
+	assert_int_equal(ln.pid, 31);
+	assert_int_equal(ln.sev, 'E');
+	msg_is("");
+	parse("ERROR 09-03 19:05:48 [core.py:700]x");
+	assert_int_equal(ln.sev, 0);
 	/* Determined's trial logs: its time, the container, the rank */
 	parse("[2025-04-02T08:15:44.120331Z] 3c9e01ab [rank=5] || RuntimeError: x");
 	assert_int_equal(ln.rank, 5);
@@ -1156,6 +1195,7 @@ main(void)
 		cmocka_unit_test_setup(test_excepthook_and_repeated_prefixes, reset),
 		cmocka_unit_test_setup(test_plain_host_prefix, reset),
 		cmocka_unit_test_setup(test_ignored_exception_record, reset),
+		cmocka_unit_test_setup(test_chained_traceback, reset),
 		cmocka_unit_test_setup(test_crash_dump_record, reset),
 		cmocka_unit_test_setup(test_ucx_head, reset),
 		cmocka_unit_test_setup(test_grep_file_name, reset),
