@@ -43,8 +43,8 @@ cut_aside(const struct analysis *an, const struct event *ev, int told)
 }
 
 /* Two signatures of one role on one line ("RuntimeError: CUDA error: an
- * illegal memory access", a bare exception and a CUDA fault): the
- * weightier speaks for it, and the other entry gets no evidence from it,
+ * illegal memory access", a bare exception and a CUDA fault): the one
+ * not generic, else the weightier, speaks for it, and the other entry gets no evidence from it,
  * unless the other is the initiating event (the one that names the
  * rank: "Exception: process 3 terminated with signal SIGKILL"). A line's
  * events arrive one after the other: its neighbours. */
@@ -61,7 +61,7 @@ outweighed(const struct incident *in, const struct analysis *an, size_t k)
 
 		if (j != k && o->lineno == ev->lineno && o->where == ev->where &&
 		    o->sig->role == ev->sig->role && o->sig->entry != ev->sig->entry &&
-		    o->sig->weight > ev->sig->weight && !o->sig->only_at_end)
+		    signature_outweighs(o->sig, ev->sig) && !o->sig->only_at_end)
 			return 1;
 	}
 	return 0;

@@ -203,6 +203,26 @@ set_aside(const struct aside *a, const struct event *ev)
 	return 0;
 }
 
+/* Do two events read the same line, one with a generic signature (a
+ * bare Python exception) and one not? */
+static int
+same_line_generic(const struct event *a, const struct event *b)
+{
+	return event_file(a) == event_file(b) && a->lineno == b->lineno &&
+	    a->sig->generic != b->sig->generic;
+}
+
+/* Does ev speak for its rank's failure over best, a few lines or seconds
+ * apart? The more specific: on the same line, the one not generic; else
+ * the weightier. */
+static int
+speaks_over(const struct event *ev, const struct event *best)
+{
+	if (same_line_generic(ev, best))
+		return best->sig->generic;
+	return ev->sig->weight > best->sig->weight;
+}
+
 /* A rank's own first failure: its earliest initiating event, unless a
  * weightier (more specific) one follows within the tie window, as when a
  * traceback's generic wrapper line precedes the line that names the CUDA
@@ -301,15 +321,15 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 		/* No times: the same record, a few lines on, speaks for it.
 		 * Lines with no rank may be other processes' records: there
 		 * only a generic wrapper (weight 1 or less) gives way. */
-		if (rank < 0 && first->sig->weight > 1)
-			return first;
 		for (i = lo; i < hi; i++) {
 			const struct event *ev = in->events[in->byrank[i]];
 
 			if (ev->rank == rank && incident_want_own_failure(ev) &&
 			    event_file(ev) == event_file(first) && ev->lineno >= first->lineno &&
 			    ev->lineno <= first->lineno + RECORD_SPAN &&
-			    !(ev->ts.flags & STAMP_TIME) && ev->sig->weight > best->sig->weight)
+			    !(ev->ts.flags & STAMP_TIME) &&
+			    (rank >= 0 || first->sig->weight <= 1 ||
+			    same_line_generic(ev, first)) && speaks_over(ev, best))
 				best = ev;
 		}
 		return best;
@@ -323,7 +343,10 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 		if (stamp_cmp(&ev->ts, &first->ts) < 0 ||
 		    ev->ts.sec - first->ts.sec > TIE_WINDOW)
 			continue;
-		if (ev->sig->weight > best->sig->weight ||
+		if (same_line_generic(ev, best)) {
+			if (best->sig->generic)
+				best = ev;
+		} else if (ev->sig->weight > best->sig->weight ||
 		    (ev->sig->weight == best->sig->weight && event_cmp_time(ev, best) < 0))
 			best = ev;
 	}

@@ -528,6 +528,8 @@ parse_signature(struct ctx *c, struct entry *e, yaml_node_t *n, struct signature
 			s->unranked = bool_of(c, v, "unranked");
 		else if (strcmp(key, "defines") == 0)
 			s->defines = bool_of(c, v, "defines");
+		else if (strcmp(key, "generic") == 0)
+			s->generic = bool_of(c, v, "generic");
 		else if (strcmp(key, "level") == 0) {
 			if ((r = pick(c, v, "level", level_names, 2)) >= 0)
 				s->level = r == 0 ? 'E' : 'F';

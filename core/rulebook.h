@@ -99,6 +99,11 @@ struct signature {
 	 * why (a launcher's "exitcode -6"): it counts only when the run has
 	 * no other failure and no rank timed out before it (core/order.c) */
 	int		 last_resort;
+	/* generic: a catch-all of its role (a bare Python exception): on a
+	 * line another entry's signature of the same role also reads ("
+	 * RuntimeError: Gloo connectFullMesh failed ..."), that one speaks
+	 * for the line, whatever the weights (core/diagnose.c, order.c) */
+	int		 generic;
 	/* defines: a line that says, by itself, that its entry happened (an
 	 * analyzer's finding): the entry needs no required condition once it
 	 * matched, as with an initiating line of its own (core/diagnose.c) */
@@ -127,6 +132,16 @@ struct signature {
 /* A catch-all by level (level and fallback): a line its logger marked as
  * an error that no other signature reads. */
 #define signature_is_lone(s)	((s)->level != 0 && (s)->fallback)
+
+/* Of two signatures of one role reading the same line, does a speak for
+ * it over b? The one that is not generic, else the weightier. */
+static inline int
+signature_outweighs(const struct signature *a, const struct signature *b)
+{
+	if (a->generic != b->generic)
+		return b->generic;
+	return a->weight > b->weight;
+}
 
 struct where {
 	char		*fact;

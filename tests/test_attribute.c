@@ -2130,6 +2130,36 @@ test_bare_timeout_chain_cut(void **state)
 	done(&t);
 }
 
+/* A bare Python exception's words that another entry reads: that entry
+ * speaks for the line (python-exception is generic), weights aside, with
+ * or without a rank or a time. */
+static void
+test_generic_exception_gives_way(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "worker.log",
+	    "RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/"
+	    "tcp/pair.cc:144] no error\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_string_equal(an->initiating->sig->id, "gloo-full-mesh-failed");
+	assert_string_equal(an->diags[0].entry->id, "nccl-bootstrap-failure");
+	done(&t);
+	an = analyse_log(&t, "worker.log",
+	    "[rank2]:[E1104 10:00:00.100000000 ProcessGroupNCCL.cpp:1] step 3\n"
+	    "[rank2]: RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling "
+	    "`cublasCreate(handle)`\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 2);
+	assert_string_equal(an->initiating->sig->entry->id, "cuda-oom");
+	assert_string_equal(an->diags[0].entry->id, "cuda-oom");
+	done(&t);
+}
+
 /* NCCL RAS's report of a communicator whose ranks launched different
  * counts of a collective: a hang; the outliers it lists may be ahead,
  * and only a rank that launched none is named behind. */
@@ -2613,6 +2643,7 @@ main(void)
 		cmocka_unit_test(test_npu_error_names_rank),
 		cmocka_unit_test(test_notice_gives_way_to_earlier_fault),
 		cmocka_unit_test(test_bare_timeout_chain_cut),
+		cmocka_unit_test(test_generic_exception_gives_way),
 		cmocka_unit_test(test_ras_mismatch_is_hang),
 		cmocka_unit_test(test_hosts_fail_before_launcher_names_rank),
 		cmocka_unit_test(test_warn_before_cut_traceback_explains),
