@@ -111,7 +111,7 @@ for spec in $RUNS; do
 	done
 	[ ${#sample[@]} -gt 0 ] && run_timed "$OUT/$name.t.rgp" rg --no-config -j1 -P -c -f "$pat_rgp" "${sample[@]}"
 	printf '  load avg %s after timing\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-	for t in rw rw1 rg rg1 wc rws rgs rgp; do
+	for t in rw rw1 rg rg1 wc rws rgs $(printf 'pin%s ' "${cpus[@]}") rgp; do
 		[ -f "$OUT/$name.t.$t" ] || continue
 		echo "  raw $t (s/KiB): $(awk '{printf "%s/%s  ", $1, $2}' "$OUT/$name.t.$t")"
 	done

@@ -44,10 +44,10 @@ cut_aside(const struct analysis *an, const struct event *ev, int told)
 
 /* Two signatures of one role on one line ("RuntimeError: CUDA error: an
  * illegal memory access", a bare exception and a CUDA fault): the one
- * not generic, else the weightier, speaks for it, and the other entry gets no evidence from it,
- * unless the other is the initiating event (the one that names the
- * rank: "Exception: process 3 terminated with signal SIGKILL"). A line's
- * events arrive one after the other: its neighbours. */
+ * not generic, else the weightier, speaks for it, and the other entry
+ * gets no evidence from it, unless the other is the initiating event (the
+ * one that names the rank: "Exception: process 3 terminated with signal
+ * SIGKILL"). A line's events arrive one after the other: its neighbours. */
 static int
 outweighed(const struct incident *in, const struct analysis *an, size_t k)
 {
