@@ -1605,6 +1605,22 @@ is_exception_line(const char *p, size_t n)
 	return error_name(p, i) || (i >= 9 && memcmp(p + i - 9, "Interrupt", 9) == 0);
 }
 
+/* Is the line another rank's than the open record's (rank; -1: none)?
+ * Only when it names a rank of its own, and a different one. */
+static int
+of_another_rank(const struct line *out, int rank)
+{
+	return out->rank >= 0 && out->rank_from != RANK_INHERIT && rank >= 0 &&
+	    out->rank != rank;
+}
+
+/* A traceback's header, one of its frames (indented) or a blank line. */
+static int
+traceback_body(const char *p, size_t n)
+{
+	return n == 0 || p[0] == ' ' || p[0] == '\t' || starts(p, n, "Traceback (most recent");
+}
+
 /* Python's last word on an exception it could not raise (a __del__, a
  * finalizer, a callback: sys.unraisablehook): "Exception ignored in:
  * <function _MultiProcessingDataLoaderIter.__del__ ...>", then its
@@ -1624,11 +1640,10 @@ ignored_record(struct linestate *st, struct line *out)
 		out->flags |= LINE_IGNORED;
 		return;
 	}
-	if (!st->ignoring || (out->rank >= 0 && out->rank_from != RANK_INHERIT &&
-	    st->ignored_rank >= 0 && out->rank != st->ignored_rank))
+	if (!st->ignoring || of_another_rank(out, st->ignored_rank))
 		return;
-	if (n == 0 || p[0] == ' ' || p[0] == '\t' || starts(p, n, "Traceback (most recent") ||
-	    starts(p, n, "During handling of the above") || starts(p, n, "The above exception")) {
+	if (traceback_body(p, n) || starts(p, n, "During handling of the above") ||
+	    starts(p, n, "The above exception")) {
 		out->flags |= LINE_IGNORED;
 		return;
 	}
@@ -1657,10 +1672,9 @@ chained_record(struct linestate *st, struct line *out)
 		st->chained_rank = out->rank_from == RANK_INHERIT ? -1 : out->rank;
 		return;
 	}
-	if (!st->chained || (out->rank >= 0 && out->rank_from != RANK_INHERIT &&
-	    st->chained_rank >= 0 && out->rank != st->chained_rank))
+	if (!st->chained || of_another_rank(out, st->chained_rank))
 		return;
-	if (n == 0 || p[0] == ' ' || p[0] == '\t' || starts(p, n, "Traceback (most recent")) {
+	if (traceback_body(p, n)) {
 		out->flags |= LINE_CHAINED;
 		return;
 	}

@@ -219,7 +219,7 @@ static int
 speaks_over(const struct event *ev, const struct event *best)
 {
 	if (same_line_generic(ev, best))
-		return best->sig->generic;
+		return signature_outweighs(ev->sig, best->sig);
 	return ev->sig->weight > best->sig->weight;
 }
 
@@ -343,11 +343,8 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 		if (stamp_cmp(&ev->ts, &first->ts) < 0 ||
 		    ev->ts.sec - first->ts.sec > TIE_WINDOW)
 			continue;
-		if (same_line_generic(ev, best)) {
-			if (best->sig->generic)
-				best = ev;
-		} else if (ev->sig->weight > best->sig->weight ||
-		    (ev->sig->weight == best->sig->weight && event_cmp_time(ev, best) < 0))
+		if (speaks_over(ev, best) || (!same_line_generic(ev, best) &&
+		    ev->sig->weight == best->sig->weight && event_cmp_time(ev, best) < 0))
 			best = ev;
 	}
 	return best;
