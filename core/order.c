@@ -223,6 +223,27 @@ speaks_over(const struct event *ev, const struct event *best)
 	return ev->sig->weight > best->sig->weight;
 }
 
+/* Is there fallout (a peer gone, a wait: not the launcher's teardown) of
+ * ev's stream a record before ev? Its stream: its rank, in its file; with
+ * no rank, its process in its file (or lines that name no process). */
+static int
+fallout_record_before(const struct incident *in, const struct event *ev)
+{
+	size_t i, lo, hi;
+
+	incident_rank_events(in, ev->rank, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct event *c = in->events[in->byrank[i]];
+
+		if (c->rank == ev->rank && want_peer_fallout(c) &&
+		    event_file(c) == event_file(ev) && c->lineno < ev->lineno &&
+		    c->lineno + RECORD_SPAN >= ev->lineno &&
+		    (ev->rank >= 0 || c->pid == ev->pid))
+			return 1;
+	}
+	return 0;
+}
+
 /* A rank's own first failure: its earliest initiating event, unless a
  * weightier (more specific) one follows within the tie window, as when a
  * traceback's generic wrapper line precedes the line that names the CUDA
@@ -271,19 +292,15 @@ first_failure_of_rank(const struct incident *in, int rank, size_t fallout)
 	if (aside && first == NULL)
 		return NULL;
 	if (first == NULL) {
-		const struct event *coll;
-
 		if ((first = incident_first_of_rank(in, rank, incident_want_own_failure)) == NULL)
 			return NULL;
 		/* its own fallout (a peer gone, a wait: not its launcher's
 		 * teardown) a record before: the cut record is that fallout's
 		 * traceback ("Rank 3 ... received errors while waiting for
 		 * send/recv from rank 0", then "Traceback (most recent call
-		 * last):" and the end) */
-		if (rank >= 0 && first->sig->only_at_end &&
-		    (coll = incident_first_of_rank(in, rank, want_peer_fallout)) != NULL &&
-		    event_file(coll) == event_file(first) && coll->lineno < first->lineno &&
-		    coll->lineno + RECORD_SPAN >= first->lineno)
+		 * last):" and the end; with no rank, a gloo "Timed out
+		 * waiting 1800000ms for send", then the traceback) */
+		if (first->sig->only_at_end && fallout_record_before(in, first))
 			return NULL;
 		if (rank >= 0 && incident_first_of_rank(in, rank, incident_want_collateral) != NULL)
 			fallout--;

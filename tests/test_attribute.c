@@ -10,6 +10,7 @@
 #include "testrules.h"
 #include "testcond.h"
 
+#include "analysis.h"
 #include "incident.h"
 #include "rulebook.h"
 #include "run.h"
@@ -958,6 +959,49 @@ test_traceback_that_goes_on_is_not_cut(void **state)
 	    TB_FRAME
 	    "ray.exceptions.RayTaskError(ActorDiedError): the actor died unexpectedly\n");
 	assert_null(an->initiating);
+	done(&t);
+}
+
+/* A traceback cut short a record after its stream's own timeout is that
+ * timeout's raise, not a failure of its own: with a rank (its rank in its
+ * file) and with none (its process in its file). One further on, or of
+ * another process, still counts. */
+static void
+test_traceback_cut_after_own_wait(void **state)
+{
+	struct tcase t = { tu_tmpdir(), NULL };
+	const struct analysis *an;
+	char far[4096];
+	size_t i, n = 0;
+
+	(void)state;
+	an = analyse_log(&t, "combined.log",
+	    "ERROR 03-02 11:20:41 [engine.py:88] RuntimeError: [gloo/transport/tcp/"
+	    "unbound_buffer.cc:136] Timed out waiting 900000ms for recv operation to complete\n"
+	    "ERROR 03-02 11:20:41 [engine.py:88] " TB_HEAD
+	    "ERROR 03-02 11:20:41 [engine.py:88] " TB_FRAME);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_null(an->initiating);
+	done(&t);
+
+	an = analyse_log(&t, "combined.log",
+	    "[rank2]: RuntimeError: [gloo/transport/tcp/unbound_buffer.cc:136] "
+	    "Timed out waiting 900000ms for recv operation to complete\n"
+	    "[rank2]: " TB_HEAD
+	    "[rank2]: " TB_FRAME);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	done(&t);
+
+	/* the timeout long before: the traceback is a record of its own */
+	n += (size_t)snprintf(far + n, sizeof far - n, "RuntimeError: [gloo/transport/tcp/"
+	    "unbound_buffer.cc:136] Timed out waiting 900000ms for recv operation to complete\n");
+	for (i = 0; i < RECORD_SPAN + 2; i++)
+		n += (size_t)snprintf(far + n, sizeof far - n, "retrying batch %zu\n", i);
+	snprintf(far + n, sizeof far - n, "%s%s", TB_HEAD, TB_FRAME);
+	an = analyse_log(&t, "combined.log", far);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_string_equal(an->initiating->sig->id, "python-traceback-cut");
 	done(&t);
 }
 
@@ -2626,6 +2670,7 @@ main(void)
 		cmocka_unit_test(test_traceback_cut_at_end),
 		cmocka_unit_test(test_traceback_that_goes_on_is_not_cut),
 		cmocka_unit_test(test_traceback_cut_gives_way),
+		cmocka_unit_test(test_traceback_cut_after_own_wait),
 		cmocka_unit_test(test_last_error_explains),
 		cmocka_unit_test(test_traceback_cut_beside_fallout),
 		cmocka_unit_test(test_unranked_failure_names_its_host),
