@@ -90,14 +90,15 @@ rg_dir=(rg --no-config --no-ignore)
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 maxof() { sort -g | tail -1; }
 
-# run_timed OUTFILE CMD...: one timed run; appends "seconds maxrss_kib" to OUTFILE
+# run_timed OUTFILE CMD...: one timed run; appends "seconds maxrss_kib" to
+# OUTFILE, and the CPU seconds it used (user + system) to OUTFILE.cpu
 run_timed() {
 	local out=$1; shift
 	local t0 t1 rc tf
 	tf=$(mktemp)
 	t0=$EPOCHREALTIME
 	set +e
-	"$TIME" -f '%e %M' -o "$tf" "$@" >/dev/null 2>"$tf.err"
+	"$TIME" -f '%e %M %U %S' -o "$tf" "$@" >/dev/null 2>"$tf.err"
 	rc=$?
 	set -e
 	t1=$EPOCHREALTIME
@@ -107,6 +108,7 @@ run_timed() {
 		rm -f "$tf" "$tf.err"; return 2
 	fi
 	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}') $(tail -1 "$tf" | awk '{print $2}')" >> "$out"
+	tail -1 "$tf" | awk '{printf "%.2f\n", $3 + $4}' >> "$out.cpu"
 	rm -f "$tf" "$tf.err"
 }
 

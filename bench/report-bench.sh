@@ -164,6 +164,11 @@ for spec in $RUNS; do
 	checks+=("$name: rankwatch -j1 / rg -j1                = ${r_one}x  (target >= 2.0x)  $(ok "$r_one" 2.0);  per round $(paired rw1 rg1)")
 	checks+=("$name: rankwatch / rankwatch -j1 ($(nproc) cores)    = ${r_scale}x  (target >= 1.8x on the 1 GiB runs)  $(ok "$r_scale" 1.8);  per round $(paired rw rw1)")
 	checks+=("$name:   the cores now: -j1 pinned to each (${pins%, }); all kept busy, no overhead: $(ratio "$s_rw1" "$s_pin")x of -j1; rankwatch's threads reach $(ratio "$s_pin" "$s_rw") of that")
+	# the CPU time the threads used against one thread's: 1.00, they did
+	# no more work than one; above it, the work grew (contention for the
+	# caches and memory of a busy host, or the threads' own overhead)
+	c_rw=$(median < "$OUT/$name.t.rw.cpu") c_rw1=$(median < "$OUT/$name.t.rw1.cpu")
+	checks+=("$name:   CPU time (user + system) -j $(nproc) / -j1 = $(ratio "$c_rw" "$c_rw1") (${c_rw} s / ${c_rw1} s; 1.00: the threads did no more work than one thread)")
 	checks+=("$name:   $(nproc) processes sharing nothing (-j1 each on 1/$(nproc) of the files, no balancing) / one: rankwatch $(ratio "$s_rw1" "$s_rws")x, rg $(ratio "$s_rg1" "$s_rgs")x")
 	checks+=("$name: rankwatch -j1 at $t_rw1 MiB/s is $(ratio "$t_wc" "$t_rw1")x from the floor (wc -l: $t_wc MiB/s; the machine's line-splitting floor is >5 GiB/s a core)")
 	checks+=("$name: peak RSS $(kib2mib "$k_rw") MiB, -j1 $(kib2mib "$k_rw1") MiB  (target < $target_rss MiB = 64 + 2% of the logs)  $(awk -v a="$k_rw" -v b="$target_rss" 'BEGIN {print (a / 1024 < b) ? "meets" : "MISSES"}')")
