@@ -522,6 +522,20 @@ ucx_head(const char *p, size_t n, size_t i, struct peeled *pl)
 	return j + 2;
 }
 
+/* Is p[0..n) four dot-separated numbers (an IPv4 address)? */
+static int
+dotted_quad(const char *p, size_t n)
+{
+	size_t i, dots = 0;
+
+	for (i = 0; i < n; i++)
+		if (p[i] == '.')
+			dots++;
+		else if (!isdig(p[i]))
+			return 0;
+	return dots == 3;
+}
+
 /* A log collector's "[pod-or-host] " before a log line ("[job-master-0]
  * [2026-03-30 19:24:35,966] ...", a cloud trainer's job log): a host name
  * with a digit and a - or ., then "] " and a date, a bracket or a
@@ -538,8 +552,9 @@ bracket_host(const char *p, size_t n, struct peeled *pl)
 	if (p[i] == ':')
 		return ucx_head(p, n, i, pl);
 	if (p[i] != ']' || p[i + 1] != ' ' || (seen & 0xc) != 0xc ||
-	    hostclass[(unsigned char)p[1]] == 3 || !log_start(p + i + 2, n - i - 2))
-		return 0;
+	    hostclass[(unsigned char)p[1]] == 3 || !log_start(p + i + 2, n - i - 2) ||
+	    ((seen & 0x2) == 0 && !dotted_quad(p + 1, i - 1) && memchr(p + 1, '-', i - 1) == NULL))
+		return 0;	/* (digits and one '.': a time, UCX's "[1700000000.123456] ") */
 	pl->host = p + 1;
 	pl->hostlen = i - 1;
 	return i + 2;
@@ -756,6 +771,7 @@ struct header {
 	int		has_time;
 	int		epoch;		/* c holds nothing; ep is an epoch */
 	long long	ep;
+	int32_t		ep_nsec;
 	char		sev;
 	int		group_rank;	/* sglang's "[... TP3]", -1 */
 };
@@ -1458,6 +1474,47 @@ msg_level(const char *p, size_t n)
 	return level_sev(p[i]);
 }
 
+/* UCX's log line (Open MPI's pml ucx, UCC, NIXL): "[1700000000.123456]
+ * [host:pid:thread] " (the pid left-aligned in 5 columns: "[gpu-3:7356
+ * :0]"): an epoch with microseconds, the host and the pid. */
+static size_t
+header_ucx(const char *p, size_t n, struct header *h, struct line *out)
+{
+	size_t i, d, hs, hl;
+	long long sec = 0;
+	long usec, pid, th;
+	unsigned seen;
+
+	for (i = 1; i < n && i < 13 && isdig(p[i]); i++)
+		sec = sec * 10 + (p[i] - '0');
+	if (i < 10 || i + 3 >= n || p[i] != '.' ||
+	    (d = number(p + i + 1, n - i - 1, 6, &usec)) != 6)
+		return 0;
+	i += 1 + d;
+	if (!starts(p + i, n - i, "] ["))
+		return 0;
+	hs = i + 3;
+	if ((hl = host_span(p + hs, n - hs, 64, &seen)) == 0 || hs + hl >= n || p[hs + hl] != ':' ||
+	    (d = number(p + hs + hl + 1, n - hs - hl - 1, 10, &pid)) == 0)
+		return 0;
+	for (i = hs + hl + 1 + d; i < n && p[i] == ' ' && i < hs + hl + 8; i++)
+		;
+	if (i >= n || p[i] != ':' || (d = number(p + i + 1, n - i - 1, 6, &th)) == 0)
+		return 0;
+	i += 1 + d;
+	if (i >= n || p[i] != ']')
+		return 0;
+	h->epoch = 1;
+	h->ep = sec;
+	h->ep_nsec = (int32_t)usec * 1000;
+	out->host = p + hs;
+	out->hostlen = hl;
+	out->pid = pid;
+	for (i++; i < n && p[i] == ' '; i++)
+		;
+	return i;
+}
+
 static size_t
 parse_header(const char *p, size_t n, struct header *h, struct line *out)
 {
@@ -1477,6 +1534,8 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 		    (l = header_c10(p, n, h)) != 0)
 			return l;
 		if (n > 2 && isdig(p[1]) && (l = header_bracket_date(p, n, h)) != 0)
+			return l;
+		if (n > 30 && isdig(p[1]) && (l = header_ucx(p, n, h, out)) != 0)
 			return l;
 		if ((l = header_nemo(p, n, h)) != 0)
 			return l;
@@ -2070,7 +2129,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 			st->anchor_dated = 1;
 		}
 	} else if (h.epoch)
-		stamp_from_epoch(h.ep, 0, &out->ts);
+		stamp_from_epoch(h.ep, h.ep_nsec, &out->ts);
 
 	if (st->env_ts.flags & STAMP_TIME)
 		out->ts = st->env_ts;

@@ -217,6 +217,21 @@ test_ucx_head(void **state)
 	parse("[node3:55] pending");
 	msg_is("[node3:55] pending");
 	assert_null(ln.host);
+
+	/* its log line: "[EPOCH.usec] [host:pid:thread] ", the time UTC */
+	parse("[1733400000.250001] [gpu-h03:7356 :0]            sock.c:323  UCX  ERROR   "
+	    "connect(fd=31, dest_addr=10.1.0.4:40011) failed: Connection refused");
+	msg_is("sock.c:323  UCX  ERROR   connect(fd=31, dest_addr=10.1.0.4:40011) failed: "
+	    "Connection refused");
+	assert_memory_equal(ln.host, "gpu-h03", 7);
+	assert_int_equal(ln.pid, 7356);
+	day_is(2024, 12, 5);
+	assert_int_equal(ln.ts.nsec, 250001000);
+	/* a bracketed epoch is no collector's host; an address is */
+	parse("[1733400000.250001] pending");
+	assert_null(ln.host);
+	parse("[10.1.0.4] [2024-12-05 12:00:00,000] [INFO] ok");
+	assert_memory_equal(ln.host, "10.1.0.4", 8);
 }
 
 /* grep's file names before the lines it found in several files: the
