@@ -211,12 +211,12 @@ other_process(const struct event *a, const struct event *b)
 	return a->pid >= 0 && b->pid >= 0 && a->pid != b->pid;
 }
 
-/* Own failures on lines with no rank, of two processes or more (hosts,
- * or pids on one host), before the initiating line in its file
- * (nccl-tests' failure line of each host, then mpirun's "Process name:
- * [[J,1],R]"; two workers' SIGBUS, then torchrun's "failed (exitcode: -7)
- * local_rank: 0"): the logs do not say which came first. The first of
- * them, or NULL. */
+/* Own failures or fallout on lines with no rank, of two processes or
+ * more (hosts, or pids on one host), before the initiating line in its
+ * file (nccl-tests' failure line of each host, then mpirun's "Process
+ * name: [[J,1],R]"; two workers' SIGBUS, then torchrun's "failed
+ * (exitcode: -7) local_rank: 0"): the logs do not say which came first,
+ * as with another rank's fallout before it. The first of them, or NULL. */
 static const struct event *
 unranked_processes_before(const struct incident *in, const struct event *init)
 {
@@ -229,7 +229,8 @@ unranked_processes_before(const struct incident *in, const struct event *init)
 
 		if (ev->rank >= 0 || (ev->host == NULL && ev->pid < 0) ||
 		    event_file(ev) != event_file(init) || ev->lineno >= init->lineno ||
-		    !incident_want_own_failure(ev) || ev->sig->last_resort)
+		    !(incident_want_own_failure(ev) || incident_want_collateral(ev)) ||
+		    ev->sig->last_resort)
 			continue;
 		if (first != NULL && other_process(first, ev))
 			two = 1;
@@ -336,8 +337,9 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 	}
 	if (init->rank >= 0 && (rival = unranked_processes_before(in, init)) != NULL) {
 		cap(an, "low");
-		buf_printf(reason, "; but lines with no rank, of two processes or more, failed "
-		    "before its line (%s:%lu", event_file(rival), (unsigned long)rival->lineno);
+		buf_printf(reason, "; but lines with no rank, of two processes or more, %s "
+		    "before its line (%s:%lu", rival->sig->role == ROLE_COLLATERAL ?
+		    "reported fallout" : "failed", event_file(rival), (unsigned long)rival->lineno);
 		if (rival->host != NULL)
 			buf_printf(reason, ", host %s", rival->host);
 		if (rival->pid >= 0)

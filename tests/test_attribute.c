@@ -2283,6 +2283,18 @@ test_hosts_fail_before_launcher_names_rank(void **state)
 		if (an->diags[0].evidence_events[i] != an->initiating)
 			assert_true(an->diags[0].evidence_events[i]->rank < 0);
 	done(&t);
+
+	/* the hosts' lines fallout (a system error: the network's), not a
+	 * failure of their own: which process went first is not known either */
+	an = analyse_log(&t, "mpirun.log",
+	    "gpu-a07: Test NCCL failure common.cu:1040 'unhandled system error (run with NCCL_DEBUG=INFO for details) / '\n"
+	    "gpu-b11: Test NCCL failure common.cu:1040 'unhandled system error (run with NCCL_DEBUG=INFO for details) / '\n"
+	    "  Process name: [[31877,1],97]\n");
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 97);
+	assert_string_equal(an->confidence, "low");
+	assert_non_null(strstr(an->reason, "reported fallout before its line"));
+	done(&t);
 }
 
 /* NCCL's WARN, on a line with no rank, just before a rank's traceback
