@@ -494,6 +494,29 @@ determined_tag(const char *p, size_t n, struct peeled *pl)
 	return i;
 }
 
+/* UCX's ids after a host name's ':' at p[i]: the pid (padded with
+ * spaces, up to i + pad), then fields ':'-separated numbers (the thread;
+ * on a fatal signal the tid too), then ']'. Where the ']' is, or 0. */
+static size_t
+ucx_ids(const char *p, size_t n, size_t i, size_t pad, int fields, long *pid)
+{
+	size_t j, d;
+	long x;
+	int k;
+
+	if ((d = number(p + i + 1, n - i - 1, 10, pid)) == 0)
+		return 0;
+	for (j = i + 1 + d; j < n && p[j] == ' ' && j < i + pad; j++)
+		;
+	for (k = 0; k < fields; k++) {
+		if (j >= n || p[j] != ':' ||
+		    (d = number(p + j + 1, n - j - 1, k == 0 ? 6 : 10, &x)) == 0)
+			return 0;
+		j += 1 + d;
+	}
+	return j < n && p[j] == ']' ? j : 0;
+}
+
 /* UCX (Open MPI, HPC-X) on a fatal signal: "[host:pid:thread:tid] ", the
  * pid padded ("[node3:5283 :0:5704] Caught signal 7 (Bus error ..."): the
  * host and the pid. i: where the host's span ends, at its ':'. Its
@@ -501,20 +524,10 @@ determined_tag(const char *p, size_t n, struct peeled *pl)
 static size_t
 ucx_head(const char *p, size_t n, size_t i, struct peeled *pl)
 {
-	size_t j, d;
-	long pid, x;
+	size_t j;
+	long pid;
 
-	if ((d = number(p + i + 1, n - i - 1, 10, &pid)) == 0)
-		return 0;
-	for (j = i + 1 + d; j < n && p[j] == ' ' && j < i + 16; j++)
-		;
-	if (j >= n || p[j] != ':' || (d = number(p + j + 1, n - j - 1, 6, &x)) == 0)
-		return 0;
-	j += 1 + d;
-	if (j >= n || p[j] != ':' || (d = number(p + j + 1, n - j - 1, 10, &x)) == 0)
-		return 0;
-	j += 1 + d;
-	if (j + 1 >= n || p[j] != ']' || p[j + 1] != ' ')
+	if ((j = ucx_ids(p, n, i, 16, 2, &pid)) == 0 || j + 1 >= n || p[j + 1] != ' ')
 		return 0;
 	pl->host = p + 1;
 	pl->hostlen = i - 1;
@@ -1482,7 +1495,7 @@ header_ucx(const char *p, size_t n, struct header *h, struct line *out)
 {
 	size_t i, d, hs, hl;
 	long long sec = 0;
-	long usec, pid, th;
+	long usec, pid;
 	unsigned seen;
 
 	for (i = 1; i < n && i < 13 && isdig(p[i]); i++)
@@ -1495,14 +1508,7 @@ header_ucx(const char *p, size_t n, struct header *h, struct line *out)
 		return 0;
 	hs = i + 3;
 	if ((hl = host_span(p + hs, n - hs, 64, &seen)) == 0 || hs + hl >= n || p[hs + hl] != ':' ||
-	    (d = number(p + hs + hl + 1, n - hs - hl - 1, 10, &pid)) == 0)
-		return 0;
-	for (i = hs + hl + 1 + d; i < n && p[i] == ' ' && i < hs + hl + 8; i++)
-		;
-	if (i >= n || p[i] != ':' || (d = number(p + i + 1, n - i - 1, 6, &th)) == 0)
-		return 0;
-	i += 1 + d;
-	if (i >= n || p[i] != ']')
+	    (i = ucx_ids(p, n, hs + hl, 8, 1, &pid)) == 0)
 		return 0;
 	h->epoch = 1;
 	h->ep = sec;
