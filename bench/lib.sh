@@ -107,8 +107,9 @@ run_timed() {
 		echo "$BENCH_NAME: '$*' failed (exit $rc):" >&2; head -5 "$tf.err" >&2
 		rm -f "$tf" "$tf.err"; return 2
 	fi
-	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}') $(tail -1 "$tf" | awk '{print $2}')" >> "$out"
-	tail -1 "$tf" | awk '{printf "%.2f\n", $3 + $4}' >> "$out.cpu"
+	# GNU time's last line: elapsed, max RSS, user, system
+	tail -1 "$tf" | awk -v a="$t0" -v b="$t1" -v cpu="$out.cpu" \
+	    '{ printf "%.3f %s\n", b - a, $2; printf "%.2f\n", $3 + $4 >> cpu }' >> "$out"
 	rm -f "$tf" "$tf.err"
 }
 
