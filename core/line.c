@@ -136,6 +136,7 @@ struct peeled {
 	int	any;
 	uint32_t *hosts;	/* the stream's plain host names (linestate) */
 	char	sev;		/* a logger's level tag among the prefixes */
+	int	replica;	/* after TorchX's "role/N ": [N]: is a local rank */
 };
 
 /* Characters of host and pod names: 1 letter or _, 2 digit, 3 - or . */
@@ -600,6 +601,36 @@ xla_worker(const char *p, size_t n, struct peeled *pl)
 	return i + 2 + d + 2;
 }
 
+/* TorchX's "torchx log": "ROLE/REPLICA " before each line of a replica
+ * (a node running torchrun, whose --tee prefix follows: "[3]:" with the
+ * empty role TorchX's dist.ddp gives it, "[default3]:", "[rank3]:"). The
+ * replica is the node's label. */
+static size_t
+torchx_replica(const char *p, size_t n, struct peeled *pl)
+{
+	size_t i, j, d;
+	long v, w;
+
+	for (i = 0; i < n && i < 64 && (isalpha_(p[i]) || isdig(p[i]) || p[i] == '_' || p[i] == '-' ||
+	    p[i] == '.'); i++)
+		;
+	if (i == 0 || i >= n || p[i] != '/' || !isalpha_(p[0]))
+		return 0;
+	if ((d = number(p + i + 1, n - i - 1, 5, &v)) == 0)
+		return 0;
+	i += 1 + d;
+	if (i + 1 >= n || p[i] != ' ' || p[i + 1] != '[')
+		return 0;
+	/* only before torchrun's prefix, "[" letters, digits, "]:" */
+	for (j = i + 2; j < n && j < i + 66 && isalpha_(p[j]); j++)
+		;
+	if ((d = number(p + j, n - j, 6, &w)) == 0 || !starts(p + j + d, n - j - d, "]:"))
+		return 0;
+	pl->label = (int)v;
+	pl->replica = 1;
+	return i + 1;
+}
+
 /* One launcher prefix at p; returns its length or 0. */
 static size_t
 peel_one(const char *p, size_t n, struct peeled *pl)
@@ -664,9 +695,13 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 			return 2 + d;
 		}
 		/* a ${rank} template [N]: followed by text ("[0]:" alone is the
-		 * failure summary) */
+		 * failure summary); after TorchX's replica, torchrun's --tee
+		 * with the empty role TorchX gives it: a local rank */
 		if (d <= 6 && starts(p + 1 + d, n - 1 - d, "]:") && 1 + d + 2 < n) {
-			pl->tee_global = (int)v;
+			if (pl->replica)
+				pl->tee_local = (int)v;
+			else
+				pl->tee_global = (int)v;
 			return 1 + d + 2;
 		}
 		/* UCX, a host name that starts with a digit */
@@ -748,6 +783,8 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 	if (n > 20 && p[8] == ' ' && (i = determined_tag(p, n, pl)) != 0)
 		return i;
 	if (isdig(p[0]) && pl->host == NULL && (i = xla_worker(p, n, pl)) != 0)
+		return i;
+	if (pl->label < 0 && pl->host == NULL && (i = torchx_replica(p, n, pl)) != 0)
 		return i;
 	if (pl->host == NULL && pl->no_host != 1 && (i = host_prefix(p, n, pl)) != 0)
 		return i;
@@ -1907,11 +1944,11 @@ spliced_at(const char *p, size_t n)
 void
 line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 {
-	struct peeled pl = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, st->hosts, 0 };
+	struct peeled pl = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, st->hosts, 0, 0 };
 	struct header h;
 	const char *p = raw;
 	size_t n = len, l;
-	int any_prefix = 0, from_pod = 0, g;
+	int any_prefix = 0, from_pod = 0, group_header = 0, g;
 	long npu_rank = -1;
 
 	out->raw = raw;
@@ -1980,7 +2017,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	 * a progress bar left once a paste dropped its '\r' */
 	if (n > 8 && p[0] == ' ') {
 		size_t j = 1;
-		struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL, 0 };
+		struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL, 0, 0 };
 
 		while (j < n && j < 256 && p[j] == ' ')
 			j++;
@@ -2010,7 +2047,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		while ((b = memchr(b, ']', (size_t)(p + n - b))) != NULL && p + n - b > 8) {
 			const char *q = ++b;
 			size_t off = (size_t)(q - p);
-			struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL, 0 };
+			struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL, 0, 0 };
 			struct header th;
 
 			if (*q != '[')
@@ -2189,7 +2226,13 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		summary_line(st, out);
 		if (!any_prefix && out->rank_from == RANK_NONE && st->record_rank >= 0 &&
 		    (is_continuation(p, n) || is_exception_line(p, n) || n == 0)) {
-			set_rank(out, st->record_rank, RANK_INHERIT);
+			/* a process-group rank stays one on its record's
+			 * lines: no stronger than the line that named it */
+			if (st->record_from == RANK_GROUP) {
+				set_rank(out, st->record_rank, RANK_GROUP);
+				st->group_ranked++;
+			} else
+				set_rank(out, st->record_rank, RANK_INHERIT);
 			out->flags |= LINE_CONTINUATION;
 		}
 	} else
@@ -2201,6 +2244,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	if (out->rank < 0 && (h.group_rank >= 0 || pl.group >= 0)) {
 		set_rank(out, h.group_rank >= 0 ? h.group_rank : pl.group, RANK_GROUP);
 		st->group_ranked++;
+		group_header = h.group_rank >= 0;
 	}
 	if (out->rank < 0 && (g = group_rank(p, n)) >= 0) {
 		set_rank(out, g, RANK_GROUP);
@@ -2208,9 +2252,13 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	}
 
 	/* Records: a ranked line opens (or continues) one; an unrelated
-	 * unranked line closes it. */
-	if (out->rank_from >= RANK_LOCAL && out->rank_from != RANK_SUMMARY &&
-	    out->rank_from != RANK_NAMED) {
+	 * unranked line closes it. A process-group rank opens one too (a
+	 * serving engine's "[time TP3] Scheduler hit an exception:
+	 * Traceback ...", then the traceback's lines with no prefix), when
+	 * the logger's header names it: a "[Rank 3]" in a message says
+	 * nothing of the lines after it (another process's traceback). */
+	if ((out->rank_from >= RANK_LOCAL && out->rank_from != RANK_SUMMARY &&
+	    out->rank_from != RANK_NAMED) || group_header) {
 		st->record_rank = out->rank;
 		st->record_from = out->rank_from;
 	} else if (out->rank_from == RANK_NONE && n > 0)

@@ -403,6 +403,26 @@ test_torchrun_tee_local_rank(void **state)
 	/* a ${rank} template "[7]:text" is */
 	parse("[7]:text");
 	assert_int_equal(ln.rank, 7);
+
+	/* TorchX's "ROLE/REPLICA " before torchrun's --tee with an empty
+	 * role: the replica is a node, "[N]:" its local rank */
+	linestate_init(&st, -1, -1, 0);
+	parse("  nproc_per_node   : 4");
+	parse("trainer/1 [2]:RuntimeError: boom");
+	assert_int_equal(ln.rank, 6);
+	assert_int_equal(ln.rank_from, RANK_LOCAL);
+	assert_int_equal(ln.local_rank, 2);
+	msg_is("RuntimeError: boom");
+	parse("main_train/0 [default1]:hello");
+	assert_int_equal(ln.rank, 1);
+	msg_is("hello");
+	/* words with a slash are no replica */
+	linestate_init(&st, -1, -1, 0);
+	parse("epoch/3 done");
+	assert_int_equal(ln.rank, -1);
+	msg_is("epoch/3 done");
+	parse("loss/2 [ok]");
+	msg_is("loss/2 [ok]");
 }
 
 static void
@@ -1166,6 +1186,27 @@ test_vllm_and_sglang_headers(void **state)
 	assert_int_equal(ln.rank, 10);
 	assert_int_equal(ln.rank_from, RANK_GROUP);
 	msg_is("Scheduler hit an exception: x");
+	/* its record's lines with no prefix (the traceback the logger
+	 * printed with it) are of that group rank too, and no more than
+	 * that; a line of no record ends it */
+	parse("[2025-03-25 14:34:11 TP10] Scheduler hit an exception: Traceback (most recent call last):");
+	parse("  File \"/x/scheduler.py\", line 3, in run");
+	assert_int_equal(ln.rank, 10);
+	assert_int_equal(ln.rank_from, RANK_GROUP);
+	parse("Exception: Capture cuda graph failed: boom");
+	assert_int_equal(ln.rank, 10);
+	assert_int_equal(ln.rank_from, RANK_GROUP);
+	assert_true(ln.flags & LINE_CONTINUATION);
+	parse("Possible solutions:");
+	assert_int_equal(ln.rank, -1);
+	parse("  1. set --mem-fraction-static lower");
+	assert_int_equal(ln.rank, -1);
+	/* a "[Rank 3]" in a message opens none: the traceback after a C++
+	 * abort's words is another process's */
+	parse("  what():  [Rank 3] Watchdog caught collective operation timeout: x");
+	assert_int_equal(ln.rank, 3);
+	parse("Traceback (most recent call last):");
+	assert_int_equal(ln.rank, -1);
 	parse("[2025-03-25 14:34:11 DP1 TP2] y");
 	assert_int_equal(ln.rank, 2);
 	msg_is("y");
