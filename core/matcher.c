@@ -1145,8 +1145,15 @@ matcher_may_continue(struct matcher *m, const uint32_t *sigs, size_t n, const ch
 	return 0;
 }
 
-int
+size_t
 matcher_cut_short(struct matcher *m, uint32_t si, const char *msg, size_t msglen)
 {
-	return match_partial(m, si, msg, msglen) == PCRE2_ERROR_PARTIAL;
+	const PCRE2_SIZE *ov;
+
+	if (match_partial(m, si, msg, msglen) != PCRE2_ERROR_PARTIAL)
+		return 0;
+	/* (PCRE2 calls the empty string at the end a partial match of an
+	 * unanchored pattern: no part of the line began one) */
+	ov = pcre2_get_ovector_pointer(m->md);
+	return ov[1] > ov[0] ? ov[1] - ov[0] : 0;
 }

@@ -69,8 +69,9 @@ size_t		 matcher_failed(const struct matcher *m, const uint32_t **sigs);
 int		 matcher_may_continue(struct matcher *m, const uint32_t *sigs, size_t n,
 		     const char *msg, size_t msglen);
 /* Is msg the start of a line signature si reads, cut short (a partial
- * match only: the text ends inside what the pattern still needs)? */
-int		 matcher_cut_short(struct matcher *m, uint32_t si, const char *msg,
+ * match only: the text ends inside what the pattern still needs)? The
+ * bytes of msg the partial match spans, 0: none. */
+size_t		 matcher_cut_short(struct matcher *m, uint32_t si, const char *msg,
 		     size_t msglen);
 
 /* Literal fragments the prefilter uses for a pattern: 0 when the pattern

@@ -463,6 +463,50 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len,
 	}
 }
 
+/* The end of a finished source whose last line is a half kept: a line
+ * a paste cut short ("... retrieving ncclUniqueId from [0] via c10d
+ * key-value"), the start of a match that no line finishes. Read as the
+ * first signature asked that it is the start of (a PCRE2 partial match
+ * reaching its end, over CUT_SPAN_MIN bytes of it at least: the line's
+ * last few letters may begin any pattern's first word), with no facts
+ * from the part that is missing. */
+#define CUT_SPAN_MIN	16
+static void
+wrap_end(struct scanner *sc, struct source *src)
+{
+	struct wrap *w = src->rd->wrap;
+	struct linestate scratch;
+	struct line jl;
+	struct feedctx fc = { sc, &jl, src, NULL, 0, 0, 1 };
+	const struct rulebook *rb = matcher_rulebook(sc->matcher);
+	PCRE2_SIZE *ov;
+	int k;
+
+	/* (a half joined to the lines after it is no line of the file) */
+	if (w == NULL || w->len == 0 || w->nask <= 0 || w->joins > 0)
+		return;
+	for (k = 0; k < w->nask; k++) {
+		const struct signature *sig = rb->sigs[w->ask[k]];
+
+		if (sig->role == ROLE_PROGRESS || sig->role == ROLE_CONTEXT ||
+		    matcher_cut_short(sc->matcher, w->ask[k], w->text + w->msgoff,
+		    w->len - w->msgoff) < CUT_SPAN_MIN)
+			continue;
+		scratch = src->rd->ls;
+		scratch.cr_free = 0;
+		line_parse(&scratch, w->text, w->len, &jl);
+		fc.host = line_host(src, &jl);
+		jl.lineno = w->lineno;
+		jl.offset = w->offset;
+		ov = xcalloc(2 * ((size_t)sig->ngroups + 1), sizeof *ov);
+		for (size_t g = 0; g < 2 * ((size_t)sig->ngroups + 1); g++)
+			ov[g] = PCRE2_UNSET;
+		on_match(&fc, sig, w->text, ov);
+		free(ov);
+		return;
+	}
+}
+
 /* The line before (srcread.prev): its length, and what it matched. */
 #define PREV_LEN	0x1fff
 #define PREV_FOUND	0x4000
@@ -913,8 +957,10 @@ scanner_read(struct scanner *sc, struct source *src, uint64_t budget, int final,
 			source_flush(src, on_line, sc);
 		if (src->rd->document == DOC_READING)
 			doc_end(sc, src, final || src->done);
-		if (final)
+		if (final) {
+			wrap_end(sc, src);
 			cuts_end(b, src);
+		}
 		if (envstate_backwards(&src->rd->env))
 			notes_add(&b->notes, NOTE_WARN, src->where.name, 0, 0,
 			    "its records come newest first (logcli without --forward?): a "
