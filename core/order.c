@@ -554,7 +554,11 @@ choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
  * codes, a cut traceback) and the next lines of its record give the
  * reason, which another entry knows (NCCL 2.19+: "Last error:" and "Net :
  * Call to recv from ... failed : Connection refused" after it), or a line
- * with no rank just before the record does. */
+ * with no rank just before the record does; or unless it is a launcher's
+ * report of a worker's exit (torchrun's summary row, its agent's line),
+ * which says which worker exited, not why: the weightiest failure with no
+ * rank written before it in its file (the worker's own words, passed
+ * through with no prefix) says why. */
 
 static const struct entry *
 explainer(const struct incident *in, const struct event *init)
@@ -562,22 +566,44 @@ explainer(const struct incident *in, const struct event *init)
 	const struct event *detail = NULL;
 	size_t i, lo, hi;
 
-	if (init->sig->weight >= 1)
+	if ((init->ts.flags & STAMP_REPORTED) || init->via == VIA_LAUNCHER ||
+	    init->line_rank_from == RANK_SUMMARY) {
+		incident_rank_events(in, -1, &lo, &hi);
+		for (i = lo; i < hi; i++) {
+			const struct event *ev = in->events[in->byrank[i]];
+
+			if (ev->rank >= 0 || event_file(ev) != event_file(init) ||
+			    ev->lineno >= init->lineno || ev->sig->weight <= init->sig->weight ||
+			    !incident_want_own_failure(ev) || ev->sig->last_resort ||
+			    ev->sig->only_at_end || (detail != NULL &&
+			    ev->sig->weight <= detail->sig->weight))
+				continue;
+			detail = ev;
+		}
+		if (detail != NULL)
+			return detail->sig->entry;
+	}
+	if (init->sig->weight >= 1 && !init->sig->generic)
 		return init->sig->entry;
 	incident_rank_events(in, init->rank, &lo, &hi);
 	for (i = lo; i < hi; i++) {
 		const struct event *ev = in->events[in->byrank[i]];
 
+		/* (a bare exception, a catch-all's reading, gives way to any
+		 * specific line of its record: "ResourceExhaustedError: ",
+		 * then its message, "Out of memory error on GPU 0 ...") */
 		if (ev->rank != init->rank || event_file(ev) != event_file(init) ||
 		    ev->lineno <= init->lineno || ev->lineno > init->lineno + DETAIL_SPAN ||
-		    ev->sig->entry == init->sig->entry || ev->sig->weight <= init->sig->weight ||
+		    ev->sig->entry == init->sig->entry ||
+		    (init->sig->generic ? ev->sig->generic || ev->sig->weight < 1 :
+		    ev->sig->weight <= init->sig->weight) ||
 		    ev->sig->role == ROLE_CONTEXT || ev->sig->role == ROLE_PROGRESS ||
 		    ev->sig->only_at_end)
 			continue;
 		if (detail == NULL || ev->lineno < detail->lineno)
 			detail = ev;
 	}
-	if (detail != NULL || init->rank < 0)
+	if (detail != NULL || init->rank < 0 || init->sig->generic)
 		return detail != NULL ? detail->sig->entry : init->sig->entry;
 	/* Or a line with no rank just before its record, of its file: NCCL's
 	 * WARN ("Bootstrap : no socket interface found") and then the rank's
