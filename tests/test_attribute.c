@@ -2122,6 +2122,243 @@ test_notice_gives_way_to_earlier_fault(void **state)
 	done(&t);
 }
 
+/* A serving scheduler's logger header names its TP rank and prints the
+ * traceback with it: the traceback's exception is that rank's (a group
+ * rank, so medium at most), before the parent's notice that a child
+ * failed. */
+static void
+test_header_group_rank_lends_traceback(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "serve.log",
+	    "[2026-01-05 08:00:02 TP3] Scheduler hit an exception: Traceback (most recent call "
+	    "last):\n"
+	    "  File \"/srv/runner.py\", line 88, in capture\n"
+	    "    self.model.forward(batch)\n"
+	    "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+	    "\n"
+	    "[2026-01-05 08:00:02 TP1] Scheduler hit an exception: Traceback (most recent call "
+	    "last):\n"
+	    "  File \"/srv/runner.py\", line 90, in capture\n"
+	    "RuntimeError: NCCL communicator was aborted on rank 1.\n"
+	    "[2026-01-05 08:00:03] Received sigquit from a child process. It usually means the "
+	    "child failed.\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 3);
+	assert_int_equal(an->initiating->lineno, 4);
+	assert_string_equal(an->confidence, "medium");
+	assert_string_equal(an->diags[0].entry->id, "cuda-illegal-memory-access");
+	done(&t);
+}
+
+/* TorchX's "ROLE/REPLICA " before torchrun's --tee "[L]:" (the empty
+ * role of its dist.ddp): replica 0 is the first node, L its local rank;
+ * thrust's "cudaErrorIllegalAddress: ..." is the CUDA error. */
+static void
+test_torchx_replica_local_rank(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "torchx.log",
+	    "train/0 [0]:step 10 loss 2.1\n"
+	    "train/0 [1]:step 10 loss 2.2\n"
+	    "train/0 [1]:Traceback (most recent call last):\n"
+	    "train/0 [1]:  File \"/app/train.py\", line 40, in <module>\n"
+	    "train/0 [1]:RuntimeError: sort_by_key: failed on 1st step: cudaErrorIllegalAddress: "
+	    "an illegal memory access was encountered\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 1);
+	assert_string_equal(an->diags[0].entry->id, "cuda-illegal-memory-access");
+	done(&t);
+}
+
+/* paddle.distributed.launch names the failed worker by its index on the
+ * node and its exit code: SIGKILL is the host's OOM killer's, on the one
+ * node the logs show (an assumption the reason states); the launcher's
+ * "Container failed !!!" error line is no failure of its own. */
+static void
+test_paddle_launcher_container(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "launch.log",
+	    "LAUNCH INFO 2026-01-05 08:00:01,100 Pod failed\n"
+	    "LAUNCH ERROR 2026-01-05 08:00:01,101 Container failed !!!\n"
+	    "Container rank 2 status failed cmd ['python', '-u', 'train.py'] code -9 log "
+	    "log/workerlog.2\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 2);
+	assert_int_equal(an->assumed_local, 1);
+	assert_string_equal(an->diags[0].entry->id, "host-oom-kill");
+	done(&t);
+}
+
+/* PyTorch 1.x's blocking wait raised "[Rank N] Caught collective
+ * operation timeout: ..." (here cut by a terminal's wrap): a wait, so
+ * the agent's "failed (exitcode: 1)" that follows is its end: a hang. */
+static void
+test_blocking_wait_timeout_is_wait(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "run.log",
+	    "RuntimeError: [Rank 1] Caught collective operation timeout: WorkNCCL(SeqNum=6, "
+	    "OpType=ALLREDUCE, TensorShape=[1], Tim\n"
+	    "eout(ms)=1800000) ran for 1800411 milliseconds before timing out.\n"
+	    "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 4410 closing "
+	    "signal SIGTERM\n"
+	    "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 1 "
+	    "(pid: 4411) of binary: /usr/bin/python3\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_null(an->initiating);
+	assert_string_equal(an->diags[0].entry->id, "nccl-watchdog-timeout");
+	done(&t);
+}
+
+/* NCCL's connect that failed with this host's network error returns an
+ * error at once: the communicator's init failed there, whether or not
+ * the paste kept the exception after it; a refused connect it retries
+ * says nothing by itself. */
+static void
+test_connect_host_error_fails(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "nccl.log",
+	    "gpu-a:3101:3101 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.5<0>\n"
+	    "gpu-a:3101:3101 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
+	    "169.254.3.1<40123> failed : Software caused connection abort\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_string_equal(an->diags[0].entry->id, "nccl-bootstrap-failure");
+	done(&t);
+	an = analyse_log(&t, "nccl.log",
+	    "gpu-a:3101:3101 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.5<0>\n"
+	    "gpu-a:3101:3101 [0] misc/socket.cc:556 NCCL WARN socketPollConnect: Connect to "
+	    "10.0.0.7<40123> failed : Connection refused\n"
+	    "gpu-a:3101:3101 [0] NCCL INFO Init COMPLETE\n");
+	assert_null(an->initiating);
+	done(&t);
+}
+
+/* The heartbeat monitor's "should dump" check on a store that is gone:
+ * its server exited first. Fallout of the run's end, no cause shown:
+ * never healthy, never a rank's failure. */
+static void
+test_store_gone_heartbeat_is_teardown(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "run.log",
+	    "[rank3]:[W1201 10:00:41.929037914 ProcessGroupNCCL.cpp:1771] [PG ID 0 PG GUID 0 Rank 3] "
+	    "Failed to check the \"should dump\" flag on TCPStore, (maybe TCPStore server has shut "
+	    "down too early), with error: Connection reset by peer\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_null(an->initiating);
+	assert_int_equal(an->stopped, 1);
+	assert_string_equal(an->diags[0].entry->id, "rendezvous-failure");
+	done(&t);
+}
+
+/* A paste that ends inside a line: the start of a signature's match that
+ * no line finishes is read as that signature (no facts from the part
+ * missing); the same words with the log going on are not. */
+static void
+test_last_line_cut_short(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	static const char *const head =
+	    "[rank3]: Traceback (most recent call last):\n"
+	    "[rank3]:   File \"/app/train.py\", line 30, in main\n"
+	    "[rank3]: torch.distributed.DistBackendError: [3] is setting up NCCL communicator "
+	    "and retrieving ncclUniqueId fr";
+	char buf[1024];
+
+	(void)state;
+	snprintf(buf, sizeof buf, "%s\n", head);
+	an = analyse_log(&t, "run.log", buf);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->diags[0].entry->id, "nccl-bootstrap-failure");
+	done(&t);
+	snprintf(buf, sizeof buf, "%s\n[rank3]: step 5 loss 2.0\n", head);
+	an = analyse_log(&t, "run.log", buf);
+	assert_true(an->ndiags == 0 || strcmp(an->diags[0].entry->id, "nccl-bootstrap-failure") != 0);
+	done(&t);
+}
+
+/* torchrun's summary names the worker that exited, not why: the worker's
+ * own words, passed through with no prefix before it, say why; the rank
+ * is still the summary's. */
+static void
+test_launcher_report_explained(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "run.log",
+	    "torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/"
+	    "distributed/c10d/ProcessGroupNCCL.cpp:1287, invalid usage, NCCL version 2.17.1\n"
+	    "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+	    "Last error:\n"
+	    "Duplicate GPU detected : rank 3 and rank 2 both on CUDA device 41000\n"
+	    "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+	    "============================================================\n"
+	    "train.py FAILED\n"
+	    "------------------------------------------------------------\n"
+	    "Root Cause (first observed failure):\n"
+	    "[0]:\n"
+	    "  time      : 2026-01-05_08:00:03\n"
+	    "  host      : gpu-a01\n"
+	    "  rank      : 3 (local_rank: 3)\n"
+	    "  exitcode  : 1 (pid: 4410)\n"
+	    "  error_file: <N/A>\n"
+	    "============================================================\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 3);
+	assert_string_equal(an->init_entry->id, "nccl-duplicate-gpu");
+	assert_string_equal(an->diags[0].entry->id, "nccl-duplicate-gpu");
+	done(&t);
+}
+
+/* A bare exception whose message is on its next lines: the line that
+ * names what failed explains it. */
+static void
+test_bare_exception_gives_way(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "workerlog.0",
+	    "Error Message Summary:\n"
+	    "ResourceExhaustedError: \n"
+	    "\n"
+	    "Out of memory error on GPU 0. Cannot allocate 172.000000MB memory on GPU 0, "
+	    "23.486572GB memory has been allocated and available memory is only 167.062500MB.\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->diags[0].entry->id, "cuda-oom");
+	done(&t);
+}
+
 /* A serving engine's bare TimeoutError (its shared-memory broadcast ran
  * out of time waiting for its workers) is a wait, not a failure; the
  * traceback chained to it ("The above exception was the direct cause
@@ -2707,6 +2944,15 @@ main(void)
 		cmocka_unit_test(test_launcher_worker_of_another_pid),
 		cmocka_unit_test(test_flight_recorder_culprit),
 		cmocka_unit_test(test_watchdog_frames_alone),
+		cmocka_unit_test(test_header_group_rank_lends_traceback),
+		cmocka_unit_test(test_torchx_replica_local_rank),
+		cmocka_unit_test(test_paddle_launcher_container),
+		cmocka_unit_test(test_blocking_wait_timeout_is_wait),
+		cmocka_unit_test(test_connect_host_error_fails),
+		cmocka_unit_test(test_store_gone_heartbeat_is_teardown),
+		cmocka_unit_test(test_last_line_cut_short),
+		cmocka_unit_test(test_launcher_report_explained),
+		cmocka_unit_test(test_bare_exception_gives_way),
 	};
 
 	setenv("TZ", "UTC", 1);
