@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -482,8 +483,11 @@ wrap_end(struct scanner *sc, struct source *src)
 	PCRE2_SIZE *ov;
 	int k;
 
-	/* (a half joined to the lines after it is no line of the file) */
-	if (w == NULL || w->len == 0 || w->nask <= 0 || w->joins > 0)
+	/* (a half joined to the lines after it is no line of the file; one
+	 * that ends in a stop, a bracket or a quote is whole, whatever more a
+	 * pattern wants after it: a cut falls inside a word) */
+	if (w == NULL || w->len == 0 || w->nask <= 0 || w->joins > 0 ||
+	    !isalnum((unsigned char)w->text[w->len - 1]))
 		return;
 	for (k = 0; k < w->nask; k++) {
 		const struct signature *sig = rb->sigs[w->ask[k]];
