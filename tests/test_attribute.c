@@ -2359,6 +2359,39 @@ test_bare_exception_gives_way(void **state)
 	done(&t);
 }
 
+/* A point-to-point work's SeqNum counts sends and receives only (PyTorch
+ * 2.4+): a rank timed out in a SEND at SeqNum 0 is not behind ranks
+ * timed out in a collective at 29; one timed out in a collective at 20
+ * is. */
+static void
+test_p2p_seq_not_compared(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	char buf[2048];
+	static const char *const fmt =
+	    "[rank0]:[E923 14:05:28.953368768 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=%s, OpType=%s, NumelIn=720, "
+	    "NumelOut=720, Timeout(ms)=600000) ran for 600009 milliseconds before timing out.\n"
+	    "[rank3]:[E923 14:05:28.992395601 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=29, OpType=ALLREDUCE, NumelIn=720, "
+	    "NumelOut=720, Timeout(ms)=600000) ran for 600009 milliseconds before timing out.\n"
+	    "[rank5]:[E923 14:05:28.992395601 ProcessGroupNCCL.cpp:607] [Rank 5] Watchdog caught "
+	    "collective operation timeout: WorkNCCL(SeqNum=29, OpType=ALLREDUCE, NumelIn=720, "
+	    "NumelOut=720, Timeout(ms)=600000) ran for 600009 milliseconds before timing out.\n";
+
+	(void)state;
+	snprintf(buf, sizeof buf, fmt, "0", "SEND");
+	an = analyse_log(&t, "run.log", buf);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_false(tu_cond(an, "timeout-seq-behind")->met);
+	done(&t);
+	snprintf(buf, sizeof buf, fmt, "20", "ALLREDUCE");
+	an = analyse_log(&t, "run.log", buf);
+	assert_true(tu_cond(an, "timeout-seq-behind")->met);
+	done(&t);
+}
+
 /* A serving engine's bare TimeoutError (its shared-memory broadcast ran
  * out of time waiting for its workers) is a wait, not a failure; the
  * traceback chained to it ("The above exception was the direct cause
@@ -2953,6 +2986,7 @@ main(void)
 		cmocka_unit_test(test_last_line_cut_short),
 		cmocka_unit_test(test_launcher_report_explained),
 		cmocka_unit_test(test_bare_exception_gives_way),
+		cmocka_unit_test(test_p2p_seq_not_compared),
 	};
 
 	setenv("TZ", "UTC", 1);
