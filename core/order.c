@@ -568,17 +568,28 @@ explainer(const struct incident *in, const struct event *init)
 
 	if ((init->ts.flags & STAMP_REPORTED) || init->via == VIA_LAUNCHER ||
 	    init->line_rank_from == RANK_SUMMARY) {
-		incident_rank_events(in, -1, &lo, &hi);
-		for (i = lo; i < hi; i++) {
-			const struct event *ev = in->events[in->byrank[i]];
+		int r, pass;
 
-			if (ev->rank >= 0 || event_file(ev) != event_file(init) ||
-			    ev->lineno >= init->lineno || ev->sig->weight <= init->sig->weight ||
-			    !incident_want_own_failure(ev) || ev->sig->last_resort ||
-			    ev->sig->only_at_end || (detail != NULL &&
-			    ev->sig->weight <= detail->sig->weight))
-				continue;
-			detail = ev;
+		/* (lines with no rank, and the rank's own: the worker's words
+		 * the launcher's report gave its rank to) */
+		for (pass = 0; pass < 2; pass++) {
+			r = pass == 0 ? -1 : init->rank;
+			if (pass == 1 && r < 0)
+				break;
+			incident_rank_events(in, r, &lo, &hi);
+			for (i = lo; i < hi; i++) {
+				const struct event *ev = in->events[in->byrank[i]];
+
+				if (ev->rank != r || event_file(ev) != event_file(init) ||
+				    ev->lineno >= init->lineno ||
+				    (init->sig->generic ? ev->sig->generic || ev->sig->weight < 1 :
+				    ev->sig->weight <= init->sig->weight) ||
+				    !incident_want_own_failure(ev) || ev->sig->last_resort ||
+				    ev->sig->only_at_end || (detail != NULL &&
+				    ev->sig->weight <= detail->sig->weight))
+					continue;
+				detail = ev;
+			}
 		}
 		if (detail != NULL)
 			return detail->sig->entry;
