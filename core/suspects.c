@@ -386,8 +386,13 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 				    "reported nothing after", when, began);
 				suspect_add(in, p, rank, 3.5, w);
 			} else {
-				w = xasprintf("went silent at %s, %s before the first timeout report, "
-				    "and reported nothing after", when, span);
+				/* (what came first: a wait, the launcher ending the
+				 * ranks, another fallout) */
+				w = xasprintf("went silent at %s, %s before %s, and reported nothing "
+				    "after", when, span, p->first_coll->sig->fallout == FALLOUT_WAIT ?
+				    "the first timeout report" : p->first_coll->sig->fallout ==
+				    FALLOUT_TEARDOWN ? "the launcher's teardown" :
+				    "the first report of trouble");
 				suspect_add(in, p, rank, 3, w);
 			}
 			free(w);

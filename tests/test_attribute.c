@@ -2337,6 +2337,17 @@ test_launcher_report_explained(void **state)
 	assert_string_equal(an->init_entry->id, "nccl-duplicate-gpu");
 	assert_string_equal(an->diags[0].entry->id, "nccl-duplicate-gpu");
 	done(&t);
+	/* the agent's line, which gives the worker's error line its rank
+	 * (the one failed worker): that line says why, lighter or not */
+	an = analyse_log(&t, "run.log",
+	    "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:47, "
+	    "unhandled cuda error, NCCL version 2.10.3\n"
+	    "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 "
+	    "(pid: 227) of binary: /usr/bin/python3\n");
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 0);
+	assert_string_equal(an->init_entry->id, "nccl-unhandled-cuda-error");
+	done(&t);
 }
 
 /* A bare exception whose message is on its next lines: the line that
@@ -2654,6 +2665,19 @@ test_teardown_only_is_failure(void **state)
 	    "Sending process 7626 closing signal SIGTERM\n");
 	assert_int_equal(an->verdict, VERDICT_HANG);
 	assert_false(an->stopped);
+	done(&t);
+
+	/* a rank silent long before the launcher ended the ranks: said so,
+	 * not as a timeout report */
+	an = analyse_log(&t, "agent.log",
+	    "[rank0]:[W1215 23:00:00.000000000 train.py:1] step 10\n"
+	    "[rank1]:[W1215 23:00:00.000000000 train.py:1] step 10\n"
+	    "[rank0]:[W1215 23:20:00.000000000 train.py:1] step 11\n"
+	    "W1215 23:37:18.351000 7625 torch/distributed/elastic/multiprocessing/api.py:900] "
+	    "Sending process 7626 closing signal SIGTERM\n");
+	assert_true(an->nsuspects > 0);
+	assert_int_equal(an->suspects[0].rank, 1);
+	assert_non_null(strstr(an->suspects[0].reason, "before the launcher's teardown"));
 	done(&t);
 }
 
