@@ -554,11 +554,14 @@ choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
  * codes, a cut traceback) and the next lines of its record give the
  * reason, which another entry knows (NCCL 2.19+: "Last error:" and "Net :
  * Call to recv from ... failed : Connection refused" after it), or a line
- * with no rank just before the record does; or unless it is a launcher's
- * report of a worker's exit (torchrun's summary row, its agent's line),
- * which says which worker exited, not why: the weightiest failure with no
- * rank written before it in its file (the worker's own words, passed
- * through with no prefix) says why. */
+ * with no rank just before the record does; or unless it is a generic
+ * one (a bare exception) and its record's next lines say more; or unless
+ * it is a launcher's report of a worker's exit (torchrun's summary row,
+ * its agent's line), which says which worker exited, not why: the
+ * weightiest failure written before it in its file, with no rank or of
+ * its rank (the worker's own words, passed through with no prefix), says
+ * why, when weightier, or for a generic report (an exit code), when not
+ * generic itself. */
 
 static const struct entry *
 explainer(const struct incident *in, const struct event *init)

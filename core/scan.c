@@ -481,6 +481,7 @@ wrap_end(struct scanner *sc, struct source *src)
 	struct feedctx fc = { sc, &jl, src, NULL, 0, 0, 1 };
 	const struct rulebook *rb = matcher_rulebook(sc->matcher);
 	PCRE2_SIZE *ov;
+	size_t g;
 	int k;
 
 	/* (a half joined to the lines after it is no line of the file; one
@@ -503,7 +504,7 @@ wrap_end(struct scanner *sc, struct source *src)
 		jl.lineno = w->lineno;
 		jl.offset = w->offset;
 		ov = xcalloc(2 * ((size_t)sig->ngroups + 1), sizeof *ov);
-		for (size_t g = 0; g < 2 * ((size_t)sig->ngroups + 1); g++)
+		for (g = 0; g < 2 * ((size_t)sig->ngroups + 1); g++)
 			ov[g] = PCRE2_UNSET;
 		on_match(&fc, sig, w->text, ov);
 		free(ov);
