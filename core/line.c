@@ -763,8 +763,16 @@ peel_one(const char *p, size_t n, struct peeled *pl)
 		for (q = p; q + 4 < e; q++)
 			if (memcmp(q, "pid=", 4) == 0 && (q == p + 1 || q[-1] == ' '))
 				break;
-		if (q + 4 >= e)
-			return 0;
+		if (q + 4 >= e) {
+			/* Ray's own daemons' lines: "(raylet, ip=10.0.1.36) ",
+			 * "(gcs_server) " */
+			size_t wl = starts(p + 1, (size_t)(e - p - 1), "raylet") ? 6 :
+			    starts(p + 1, (size_t)(e - p - 1), "gcs_server") ? 10 : 0;
+
+			if (wl == 0 || (p + 1 + wl != e && p[1 + wl] != ','))
+				return 0;
+			return (size_t)(e - p) + (e[1] == ' ' ? 2 : 1);
+		}
 		if (number(q + 4, (size_t)(e - q - 4), 10, &w) != 0)
 			pl->pid = w;
 		pl->group = worker_tp(p + 1, (size_t)(q - p - 1));
@@ -996,6 +1004,19 @@ header_bracket_date(const char *p, size_t n, struct header *h)
 		long v, tp = -1;
 		int apart = 0, axes = 0;
 
+		/* Ray's C++ logger (the raylet, the GCS, a core worker):
+		 * "[2025-11-20 08:14:04,892 E 18591 18625] ", level, pid and
+		 * thread */
+		if (j + 2 < n && issev(p[j]) && p[j + 1] == ' ' &&
+		    (k = number(p + j + 2, n - j - 2, 9, &v)) != 0 && j + 2 + k < n &&
+		    p[j + 2 + k] == ' ' && (a = number(p + j + 3 + k, n - j - 3 - k, 9, &v)) != 0 &&
+		    j + 3 + k + a < n && p[j + 3 + k + a] == ']') {
+			h->sev = p[j];
+			h->has_time = 1;
+			for (i = j + 3 + k + a + 1; i < n && p[i] == ' '; i++)
+				;
+			return i;
+		}
 		for (;;) {
 			for (a = j; j < n && j < a + 8 && (isupper_(p[j]) || p[j] == '_'); j++)
 				;
@@ -1510,6 +1531,14 @@ msg_level(const char *p, size_t n)
 		return starts(p, n, "|CCL_") && (l = level_word(p + 5, n - 5)) != 0 &&
 		    p[5 + l] == '|' ? level_sev(p[5]) : 0;
 	if (!isupper_(p[0])) {
+		/* a tool's own "prog: error: " (Slurm's srun: and slurmstepd:,
+		 * argparse's "train.py: error: ") */
+		while (i < n && i < 40 && (isalpha_(p[i]) || isdig(p[i]) || p[i] == '_' ||
+		    p[i] == '-' || p[i] == '.'))
+			i++;
+		if (i > 0 && (starts(p + i, n - i, ": error: ") || starts(p + i, n - i, ": fatal: ")))
+			return p[i + 2] == 'e' ? 'E' : 'F';
+		i = 0;
 		/* "name - " first */
 		while (i < n && i < 64 && p[i] != ' ')
 			i++;

@@ -590,7 +590,12 @@ test_level_in_message(void **state)
 		{ "2024-05-01 12:00:00,123 - trainer - ERROR - shard 17 could not be opened", 'E' },
 		{ "2024-05-01 12:00:00,123 - INFO - step 3", 'I' },
 		{ "2024-05-01 12:00:00 [ERROR] Something broke", 'E' },
+		{ "slurmstepd: error: pyxis: container start failed with error code: 1", 'E' },
+		{ "train.py: error: unrecognized arguments: --lr", 'E' },
+		{ "git: fatal: not a git repository", 'F' },
 		/* not levels */
+		{ "the error: is somewhere", 0 },
+		{ "srun: error", 0 },
 		{ "ERRORS: 0", 0 },
 		{ "Error: not a logger's word", 0 },
 		{ "[ERRORS] 0", 0 },
@@ -1173,6 +1178,18 @@ test_vllm_and_sglang_headers(void **state)
 	msg_is("");
 	parse("ERROR 09-03 19:05:48 [core.py:700]x");
 	assert_int_equal(ln.sev, 0);
+	/* Ray's daemons' lines, and its C++ logger's header: time, level,
+	 * pid and thread */
+	parse("(raylet, ip=10.0.1.36) [2025-11-20 08:14:04,892 E 18591 18625] (raylet) "
+	    "file_system_monitor.cc:116: /tmp/ray is over 95% full");
+	assert_int_equal(ln.sev, 'E');
+	assert_true(ln.ts.flags & STAMP_TIME);
+	msg_is("file_system_monitor.cc:116: /tmp/ray is over 95% full");
+	parse("(gcs_server) [2025-11-20 08:14:04,892 W 1 2] gcs_server.cc:1: x");
+	assert_int_equal(ln.sev, 'W');
+	msg_is("gcs_server.cc:1: x");
+	parse("(raylets are fine) x");
+	msg_is("(raylets are fine) x");
 	/* Determined's trial logs: its time, the container, the rank */
 	parse("[2025-04-02T08:15:44.120331Z] 3c9e01ab [rank=5] || RuntimeError: x");
 	assert_int_equal(ln.rank, 5);
