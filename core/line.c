@@ -2273,7 +2273,12 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	if (out->rank < 0 && (h.group_rank >= 0 || pl.group >= 0)) {
 		set_rank(out, h.group_rank >= 0 ? h.group_rank : pl.group, RANK_GROUP);
 		st->group_ranked++;
-		group_header = h.group_rank >= 0;
+		/* (a record the logger's header opens: a traceback printed
+		 * with it, "... hit an exception: Traceback (most recent call
+		 * last):"; its other lines' unprefixed neighbours are no
+		 * record of theirs) */
+		group_header = h.group_rank >= 0 && n >= 34 &&
+		    memcmp(p + n - 34, "Traceback (most recent call last):", 34) == 0;
 	}
 	if (out->rank < 0 && (g = group_rank(p, n)) >= 0) {
 		set_rank(out, g, RANK_GROUP);

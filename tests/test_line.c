@@ -1218,6 +1218,11 @@ test_vllm_and_sglang_headers(void **state)
 	assert_int_equal(ln.rank, -1);
 	parse("  1. set --mem-fraction-static lower");
 	assert_int_equal(ln.rank, -1);
+	/* a header on a line of one record opens none: the traceback after
+	 * a progress line is another process's */
+	parse("[2025-03-25 14:34:11 TP10] Decode batch, #running-req: 2");
+	parse("  File \"/x/driver.py\", line 3, in main");
+	assert_int_equal(ln.rank, -1);
 	/* a "[Rank 3]" in a message opens none: the traceback after a C++
 	 * abort's words is another process's */
 	parse("  what():  [Rank 3] Watchdog caught collective operation timeout: x");
