@@ -370,7 +370,11 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 		if (!(rs->last.flags & STAMP_TIME))
 			continue;
 		stamp_format(&rs->last, 0, when, sizeof when);
+		/* (silent before a launcher's teardown says nothing: the
+		 * launcher ends every rank after a failure, whichever wrote
+		 * last; only a wait or an error dates the trouble) */
 		if (p->first_coll != NULL && (p->first_coll->ts.flags & STAMP_TIME) &&
+		    p->first_coll->sig->fallout != FALLOUT_TEARDOWN &&
 		    incident_first_of_rank(in, rank, incident_want_trouble) == NULL &&
 		    p->first_coll->ts.sec - rs->last.sec >= SILENT_BEFORE) {
 			char *w;
@@ -386,13 +390,10 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 				    "reported nothing after", when, began);
 				suspect_add(in, p, rank, 3.5, w);
 			} else {
-				/* (what came first: a wait, the launcher ending the
-				 * ranks, another fallout) */
+				/* (what came first: a wait, or another fallout) */
 				w = xasprintf("went silent at %s, %s before %s, and reported nothing "
 				    "after", when, span, p->first_coll->sig->fallout == FALLOUT_WAIT ?
-				    "the first timeout report" : p->first_coll->sig->fallout ==
-				    FALLOUT_TEARDOWN ? "the launcher's teardown" :
-				    "the first report of trouble");
+				    "the first timeout report" : "the first report of trouble");
 				suspect_add(in, p, rank, 3, w);
 			}
 			free(w);
