@@ -139,6 +139,9 @@ struct peeled {
 	int	replica;	/* after TorchX's "role/N ": [N]: is a local rank */
 };
 
+/* Nothing peeled yet (the stream's host names set by the caller). */
+static const struct peeled peeled_none = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL, 0, 0 };
+
 /* Characters of host and pod names: 1 letter or _, 2 digit, 3 - or . */
 static const unsigned char hostclass[256] = {
 	['-'] = 3, ['.'] = 3, ['_'] = 1,
@@ -610,10 +613,9 @@ torchx_replica(const char *p, size_t n, struct peeled *pl)
 {
 	size_t i, j, d;
 	long v, w;
+	unsigned seen;
 
-	for (i = 0; i < n && i < 64 && (isalpha_(p[i]) || isdig(p[i]) || p[i] == '_' || p[i] == '-' ||
-	    p[i] == '.'); i++)
-		;
+	i = host_span(p, n, 64, &seen);
 	if (i == 0 || i >= n || p[i] != '/' || !isalpha_(p[0]))
 		return 0;
 	if ((d = number(p + i + 1, n - i - 1, 5, &v)) == 0)
@@ -1531,11 +1533,11 @@ msg_level(const char *p, size_t n)
 		return starts(p, n, "|CCL_") && (l = level_word(p + 5, n - 5)) != 0 &&
 		    p[5 + l] == '|' ? level_sev(p[5]) : 0;
 	if (!isupper_(p[0])) {
+		unsigned seen;
+
 		/* a tool's own "prog: error: " (Slurm's srun: and slurmstepd:,
 		 * argparse's "train.py: error: ") */
-		while (i < n && i < 40 && (isalpha_(p[i]) || isdig(p[i]) || p[i] == '_' ||
-		    p[i] == '-' || p[i] == '.'))
-			i++;
+		i = host_span(p, n, 40, &seen);
 		if (i > 0 && (starts(p + i, n - i, ": error: ") || starts(p + i, n - i, ": fatal: ")))
 			return p[i + 2] == 'e' ? 'E' : 'F';
 		i = 0;
@@ -1973,13 +1975,14 @@ spliced_at(const char *p, size_t n)
 void
 line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 {
-	struct peeled pl = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, st->hosts, 0, 0 };
+	struct peeled pl = peeled_none;
 	struct header h;
 	const char *p = raw;
 	size_t n = len, l;
 	int any_prefix = 0, from_pod = 0, group_header = 0, g;
 	long npu_rank = -1;
 
+	pl.hosts = st->hosts;
 	out->raw = raw;
 	out->rawlen = len;
 	out->splice = 0;
@@ -2046,7 +2049,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	 * a progress bar left once a paste dropped its '\r' */
 	if (n > 8 && p[0] == ' ') {
 		size_t j = 1;
-		struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL, 0, 0 };
+		struct peeled tmp = peeled_none;
 
 		while (j < n && j < 256 && p[j] == ' ')
 			j++;
@@ -2076,7 +2079,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		while ((b = memchr(b, ']', (size_t)(p + n - b))) != NULL && p + n - b > 8) {
 			const char *q = ++b;
 			size_t off = (size_t)(q - p);
-			struct peeled tmp = { -1, -1, -1, -1, -1, -1, NULL, 0, 0, 0, NULL, 0, 0 };
+			struct peeled tmp = peeled_none;
 			struct header th;
 
 			if (*q != '[')
@@ -2271,14 +2274,16 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	if (out->rank < 0 && npu_rank >= 0)	/* torch_npu's RankID */
 		set_rank(out, (int)npu_rank, RANK_NAMED);
 	if (out->rank < 0 && (h.group_rank >= 0 || pl.group >= 0)) {
+		static const char tb[] = "Traceback (most recent call last):";
+
 		set_rank(out, h.group_rank >= 0 ? h.group_rank : pl.group, RANK_GROUP);
 		st->group_ranked++;
 		/* (a record the logger's header opens: a traceback printed
 		 * with it, "... hit an exception: Traceback (most recent call
 		 * last):"; its other lines' unprefixed neighbours are no
 		 * record of theirs) */
-		group_header = h.group_rank >= 0 && n >= 34 &&
-		    memcmp(p + n - 34, "Traceback (most recent call last):", 34) == 0;
+		group_header = h.group_rank >= 0 && n >= sizeof tb - 1 &&
+		    memcmp(p + n - (sizeof tb - 1), tb, sizeof tb - 1) == 0;
 	}
 	if (out->rank < 0 && (g = group_rank(p, n)) >= 0) {
 		set_rank(out, g, RANK_GROUP);
