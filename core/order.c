@@ -563,6 +563,38 @@ choose_initiating(struct incident *in, struct analysis *an, struct passes *p)
  * why, when weightier, or for a generic report (an exit code), when not
  * generic itself. */
 
+/* Does ev say more than init of why it failed? For a generic init (a
+ * bare exception, a launcher's exit code), any specific line of weight 1
+ * or more; else a weightier one. */
+static int
+says_more(const struct event *ev, const struct event *init)
+{
+	return init->sig->generic ? !ev->sig->generic && ev->sig->weight >= 1 :
+	    ev->sig->weight > init->sig->weight;
+}
+
+/* The weightiest own failure of rank (-1: none) that says more than the
+ * launcher's report init, written before it in its file; else best. */
+static const struct event *
+report_reason(const struct incident *in, const struct event *init, int rank,
+    const struct event *best)
+{
+	size_t i, lo, hi;
+
+	incident_rank_events(in, rank, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct event *ev = in->events[in->byrank[i]];
+
+		if (ev->rank != rank || event_file(ev) != event_file(init) ||
+		    ev->lineno >= init->lineno || !says_more(ev, init) ||
+		    !incident_want_own_failure(ev) || ev->sig->last_resort ||
+		    ev->sig->only_at_end || (best != NULL && ev->sig->weight <= best->sig->weight))
+			continue;
+		best = ev;
+	}
+	return best;
+}
+
 static const struct entry *
 explainer(const struct incident *in, const struct event *init)
 {
@@ -571,29 +603,11 @@ explainer(const struct incident *in, const struct event *init)
 
 	if ((init->ts.flags & STAMP_REPORTED) || init->via == VIA_LAUNCHER ||
 	    init->line_rank_from == RANK_SUMMARY) {
-		int r, pass;
-
 		/* (lines with no rank, and the rank's own: the worker's words
 		 * the launcher's report gave its rank to) */
-		for (pass = 0; pass < 2; pass++) {
-			r = pass == 0 ? -1 : init->rank;
-			if (pass == 1 && r < 0)
-				break;
-			incident_rank_events(in, r, &lo, &hi);
-			for (i = lo; i < hi; i++) {
-				const struct event *ev = in->events[in->byrank[i]];
-
-				if (ev->rank != r || event_file(ev) != event_file(init) ||
-				    ev->lineno >= init->lineno ||
-				    (init->sig->generic ? ev->sig->generic || ev->sig->weight < 1 :
-				    ev->sig->weight <= init->sig->weight) ||
-				    !incident_want_own_failure(ev) || ev->sig->last_resort ||
-				    ev->sig->only_at_end || (detail != NULL &&
-				    ev->sig->weight <= detail->sig->weight))
-					continue;
-				detail = ev;
-			}
-		}
+		detail = report_reason(in, init, -1, NULL);
+		if (init->rank >= 0)
+			detail = report_reason(in, init, init->rank, detail);
 		if (detail != NULL)
 			return detail->sig->entry;
 	}
@@ -608,9 +622,7 @@ explainer(const struct incident *in, const struct event *init)
 		 * then its message, "Out of memory error on GPU 0 ...") */
 		if (ev->rank != init->rank || event_file(ev) != event_file(init) ||
 		    ev->lineno <= init->lineno || ev->lineno > init->lineno + DETAIL_SPAN ||
-		    ev->sig->entry == init->sig->entry ||
-		    (init->sig->generic ? ev->sig->generic || ev->sig->weight < 1 :
-		    ev->sig->weight <= init->sig->weight) ||
+		    ev->sig->entry == init->sig->entry || !says_more(ev, init) ||
 		    ev->sig->role == ROLE_CONTEXT || ev->sig->role == ROLE_PROGRESS ||
 		    ev->sig->only_at_end)
 			continue;
