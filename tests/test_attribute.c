@@ -2403,6 +2403,42 @@ test_p2p_seq_not_compared(void **state)
 	done(&t);
 }
 
+/* NCCL's topology detection failing (a PCI path with no way back) is the
+ * node's topology, and the "graph/paths.cc:N -> 3" trace after it is its
+ * fallout, not the network's; the Python error after both names neither. */
+static void
+test_topology_error_not_network(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	size_t i;
+
+	(void)state;
+	an = analyse_log(&t, "rank0.log",
+	    "vm-7:5512:5530 [0] NCCL INFO Bootstrap : Using eth0:10.1.2.3<0>\n"
+	    "vm-7:5512:5530 [0] graph/paths.cc:82 NCCL WARN Failed to find reverse path from "
+	    "remNode 0/c1000 nlinks 2 to node 0/a1000\n"
+	    "vm-7:5512:5530 [0] NCCL INFO graph/paths.cc:611 -> 3\n"
+	    "vm-7:5512:5530 [0] NCCL INFO init.cc:1250 -> 3\n"
+	    "vm-7:5512:5530 [0] NCCL INFO group.cc:64 -> 3 [Async thread]\n"
+	    "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, "
+	    "internal error - please report this issue to the NCCL developers, NCCL version "
+	    "2.20.5\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->lineno, 2);
+	assert_string_equal(an->diags[0].entry->id, "nccl-topology-error");
+	for (i = 0; i < an->ndiags; i++)
+		if (strcmp(an->diags[i].entry->id, "nccl-network-error") == 0) {
+			size_t k;
+
+			/* the init.cc trace may stay the network's; the graph/ one not */
+			for (k = 0; k < an->diags[i].nevidence; k++)
+				assert_int_not_equal(an->diags[i].evidence_events[k]->lineno, 3);
+		}
+	done(&t);
+}
+
 /* A serving engine's bare TimeoutError (its shared-memory broadcast ran
  * out of time waiting for its workers) is a wait, not a failure; the
  * traceback chained to it ("The above exception was the direct cause
@@ -3013,6 +3049,7 @@ main(void)
 		cmocka_unit_test(test_launcher_report_explained),
 		cmocka_unit_test(test_bare_exception_gives_way),
 		cmocka_unit_test(test_p2p_seq_not_compared),
+		cmocka_unit_test(test_topology_error_not_network),
 	};
 
 	setenv("TZ", "UTC", 1);
