@@ -2439,6 +2439,34 @@ test_topology_error_not_network(void **state)
 	done(&t);
 }
 
+/* oneCCL's finalize failing to remove its keys (the store's process
+ * gone) after a worker died is that end's fallout: the dead worker is
+ * the failure, no bootstrap problem. */
+static void
+test_oneccl_finalize_is_fallout(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "serve.log",
+	    "(EngineCore pid=113) ERROR 09-04 19:19:06 [multiproc_executor.py:283] Worker proc "
+	    "VllmWorker-1 died unexpectedly, shutting down executor.\n"
+	    "(Worker_TP0 pid=190) INFO 09-04 19:19:07 [multiproc_executor.py:872] WorkerProc "
+	    "shutting down.\n"
+	    "2026:09:04-19:19:08:(  190) |CCL_ERROR| internal_kvs_server.hpp:70 put: read/write "
+	    "error: Broken pipe\n"
+	    "2026:09:04-19:19:08:(  190) |CCL_ERROR| internal_kvs.cpp:94 kvs_remove_name_key: "
+	    "client: remove_key\n"
+	    "2026:09:04-19:19:08:(  190) |CCL_ERROR| pmi_resizable_simple_internal.cpp:197 "
+	    "pmrt_finalize: failed to remove info\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 1);
+	assert_string_equal(an->diags[0].entry->id, "rank-exception");
+	done(&t);
+}
+
 /* A serving engine's bare TimeoutError (its shared-memory broadcast ran
  * out of time waiting for its workers) is a wait, not a failure; the
  * traceback chained to it ("The above exception was the direct cause
@@ -3050,6 +3078,7 @@ main(void)
 		cmocka_unit_test(test_bare_exception_gives_way),
 		cmocka_unit_test(test_p2p_seq_not_compared),
 		cmocka_unit_test(test_topology_error_not_network),
+		cmocka_unit_test(test_oneccl_finalize_is_fallout),
 	};
 
 	setenv("TZ", "UTC", 1);
