@@ -2439,6 +2439,28 @@ test_topology_error_not_network(void **state)
 	done(&t);
 }
 
+/* A serving engine's word that its scheduler of index N on the node died
+ * names the rank, not why; the exception it raises with it is the
+ * engine's, no cause of its own. */
+static void
+test_scheduler_died_names_rank(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "serve.log",
+	    "Traceback (most recent call last):\n"
+	    "  File \"/srv/engine.py\", line 1277, in _wait_for_scheduler_ready\n"
+	    "    raise _scheduler_died_error(i, scheduler_procs[i])\n"
+	    "RuntimeError: Rank 2 scheduler died during initialization (exit code: -3). If exit "
+	    "code is -9 (SIGKILL), a common cause is the OS OOM killer.\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 2);
+	done(&t);
+}
+
 /* oneCCL's finalize failing to remove its keys (the store's process
  * gone) after a worker died is that end's fallout: the dead worker is
  * the failure, no bootstrap problem. */
@@ -3078,6 +3100,7 @@ main(void)
 		cmocka_unit_test(test_bare_exception_gives_way),
 		cmocka_unit_test(test_p2p_seq_not_compared),
 		cmocka_unit_test(test_topology_error_not_network),
+		cmocka_unit_test(test_scheduler_died_names_rank),
 		cmocka_unit_test(test_oneccl_finalize_is_fallout),
 	};
 
