@@ -338,27 +338,25 @@ host_prefix(const char *p, size_t n, struct peeled *pl)
 	if (!pl->no_host && i < n && (p[i] == '/' || (p[i] == ':' && i >= 5 && p[i - 4] == '.')) &&
 	    (g = grep_name(p, n, pl)) != 0)
 		return g;
-	if (i < 2 || i >= n || !(seen & (1u << 2)) || hostclass[(unsigned char)p[0]] == 3 ||
+	if (i < 2 || i >= n || hostclass[(unsigned char)p[0]] == 3 ||
 	    (p[i] != ':' && p[i] != ' '))
 		return 0;
-	if (p[i] == ' ' && !pl->no_host && isdig(p[i - 1])) {
+	if (p[i] == ' ' && !pl->no_host && ((seen & (1u << 3)) || memchr(p, '_', i) != NULL)) {
 		/* docker compose: "svc-1  | " (padded to the longest name,
-		 * which ends in its replica number, "-1" or v1's "_1") */
-		size_t j = i - 1;
+		 * which ends in its replica number, "-1" or v1's "_1", or is
+		 * the compose file's container_name, "vllm-service  | ") */
+		size_t j;
 
-		while (j > 0 && isdig(p[j]))
-			j--;
-		if (j == 0 || (p[j] != '-' && p[j] != '_'))
-			j = n;
-		else
-			for (j = i; j < n && j < i + 64 && p[j] == ' '; j++)
-				;
+		for (j = i; j < n && j < i + 64 && p[j] == ' '; j++)
+			;
 		if (j + 1 < n && p[j] == '|' && p[j + 1] == ' ') {
 			pl->host = p;
 			pl->hostlen = i;
 			return j + 2;
 		}
 	}
+	if (!(seen & (1u << 2)))
+		return 0;
 	if (!(seen & (1u << 3)) && (pl->no_host || p[i] != ':' || i + 2 >= n || p[i + 1] != ' ' ||
 	    !plain_host_known(p, i, p + i + 2, n - i - 2, pl->hosts)))
 		return 0;

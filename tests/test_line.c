@@ -1040,7 +1040,13 @@ test_pasted_and_collected_prefixes(void **state)
 	parse("proj_trainer_2 | RuntimeError: boom");
 	msg_is("RuntimeError: boom");
 	assert_int_equal(ln.hostlen, 14);
-	parse("Epoch1  | loss 0.31 | lr 1e-4");	/* no replica number: a message */
+	/* a container_name of the compose file: no replica number */
+	parse("vllm-service  | 2026:09:04-19:19:08:(  192) |CCL_ERROR| boom");
+	assert_int_equal(ln.hostlen, 12);
+	assert_memory_equal(ln.host, "vllm-service", 12);
+	msg_is("|CCL_ERROR| boom");
+	assert_true(ln.ts.flags & STAMP_TIME);
+	parse("Epoch1  | loss 0.31 | lr 1e-4");	/* no - or _ in the name: a message */
 	msg_is("Epoch1  | loss 0.31 | lr 1e-4");
 	assert_null(ln.host);
 	/* Open MPI --timestamp-output: ctime glued to the tag */
