@@ -77,7 +77,8 @@ diagnose_entries(struct incident *in, struct analysis *an)
 	/* the entries some rank's events or slots are of, each a row of rr */
 	size_t *row_of = xcalloc(rb->nentries + 1, sizeof *row_of), nrows = 0;
 	unsigned char *rr;	/* row (entry) x rank (k): role bits */
-	/* the entries with an event other than a cut record's catch-all */
+	/* the entries with evidence other than a cut record's catch-all
+	 * (a context line is none) */
 	unsigned char *told = xcalloc(rb->nentries + 1, 1);
 	const struct entry *why = an->init_entry;
 
@@ -86,9 +87,13 @@ diagnose_entries(struct incident *in, struct analysis *an)
 			entry_of[rb->entries[i]->sigs[j].index] = i;
 	/* One pass over the events: each signature's first event, and the
 	 * entries of ranked ones (row_of: 1 until numbered) */
-	for (k = 0; k < in->nevents; k++)
-		if (!in->events[k]->sig->fallback || !in->events[k]->sig->only_at_end)
-			told[entry_of[in->events[k]->sig->index]] = 1;
+	for (k = 0; k < in->nevents; k++) {
+		const struct signature *sig = in->events[k]->sig;
+
+		if ((!sig->fallback || !sig->only_at_end) && sig->role != ROLE_CONTEXT &&
+		    sig->role != ROLE_PROGRESS)
+			told[entry_of[sig->index]] = 1;
+	}
 	for (k = 0; k < in->nevents; k++) {
 		const struct event *ev = in->events[k];
 		size_t si = ev->sig->index;

@@ -445,9 +445,11 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 		    "a worker failed), none of a cause of its own: the cause is on a rank or host "
 		    "these logs do not show, or in the network");
 		if (fc != NULL) {
-			/* a line of no weight is no entry's evidence: its own words */
-			const char *what = fc->sig->weight > 0 || fc->sig->message == NULL ?
-			    fc->sig->entry->title : fc->sig->message;
+			/* a line of no weight is no entry's evidence, and a wait
+			 * the log ends in is one only by where it stands: their
+			 * own words */
+			const char *what = (fc->sig->weight > 0 && !fc->sig->only_at_end) ||
+			    fc->sig->message == NULL ? fc->sig->entry->title : fc->sig->message;
 			size_t nr = 0;
 
 			for (i = 0; i < in->rank_n; i++)

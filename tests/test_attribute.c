@@ -248,10 +248,12 @@ test_healthy_needs_steps(void **state)
 {
 	struct tcase t = { tu_tmpdir(), NULL };
 	const struct analysis *an;
+	/* (start-up lines that are no wait: a log that ends in NCCL's
+	 * set-up is one, test_log_ends_in_nccl_setup) */
 	static const char init[] =
-	    "gpu-a01:4821:4821 [0] NCCL INFO Bootstrap : Using ib0:10.31.0.14<0>\n"
-	    "gpu-a01:4821:4821 [0] NCCL INFO cudaDriverVersion 12040\n"
-	    "gpu-a01:4821:4902 [0] NCCL INFO Using network IB\n";
+	    "2024-12-18 19:01:02,114 INFO train.py:88 loading dataset from /data/c4 (1024 shards)\n"
+	    "2024-12-18 19:01:40,551 INFO train.py:120 model has 6.74B parameters\n"
+	    "2024-12-18 19:01:41,002 INFO train.py:131 resuming from checkpoint step 40000\n";
 
 	(void)state;
 	TU_WRITE(t.dir, "rank0.log", init);
@@ -2403,6 +2405,55 @@ test_p2p_seq_not_compared(void **state)
 	done(&t);
 }
 
+/* A log that ends inside NCCL's communicator set-up (its INFO lines, no
+ * Init COMPLETE after them) on every rank ends in a wait: a hang at init,
+ * weakly the bootstrap's, in the set-up's own words. The same lines with
+ * the set-up finished and training after them are a healthy start. */
+static void
+test_log_ends_in_nccl_setup(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	static const char *const setup =
+	    "[0]<stdout>:pod-a:21:21 [0] NCCL INFO Bootstrap : Using eth0:10.4.0.10<0>\n"
+	    "[1]<stdout>:pod-b:21:21 [0] NCCL INFO Bootstrap : Using eth0:10.4.0.11<0>\n"
+	    "[0]<stdout>:pod-a:21:21 [0] NCCL INFO cudaDriverVersion 12060\n"
+	    "[1]<stdout>:pod-b:21:21 [0] NCCL INFO cudaDriverVersion 12060\n"
+	    "[0]<stdout>:pod-a:21:21 [0] NCCL INFO NCCL version 2.23.4+cuda12.2\n"
+	    "[1]<stdout>:pod-b:21:21 [0] NCCL INFO NCCL version 2.23.4+cuda12.2\n";
+	char *text;
+
+	(void)state;
+	an = analyse_log(&t, "mpi.log", setup);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_non_null(strstr(an->reason, "the last lines of its log"));
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "nccl-bootstrap-failure");
+	done(&t);
+	text = xstrdup_test(setup,
+	    "[0]<stdout>:pod-a:21:40 [0] NCCL INFO ncclCommInitRank comm 0x55aa rank 0 nranks 2 "
+	    "cudaDev 0 nvmlDev 0 busId 3e000 commId 0x77 - Init COMPLETE\n"
+	    "[1]<stdout>:pod-b:21:40 [0] NCCL INFO ncclCommInitRank comm 0x66bb rank 1 nranks 2 "
+	    "cudaDev 0 nvmlDev 0 busId 3c000 commId 0x77 - Init COMPLETE\n"
+	    "[0]<stdout>:step 1 loss 2.31\n"
+	    "[1]<stdout>:step 1 loss 2.29\n");
+	an = analyse_log(&t, "mpi.log", text);
+	assert_int_equal(an->verdict, VERDICT_HEALTHY);
+	free(text);
+	done(&t);
+	/* set-up lines of a process that names no rank, then a rank's crash
+	 * in the same file: the crash, and no wait at init */
+	an = analyse_log(&t, "run.log",
+	    "box:4410:4410 [0] NCCL INFO Bootstrap : Using enp1s0:192.168.1.5<0>\n"
+	    "box:4410:4410 [0] NCCL INFO NCCL version 2.26.2+cuda12.8\n"
+	    "box:4410:4431 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
+	    "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_int_equal(an->ndiags, 1);
+	assert_string_equal(an->diags[0].entry->id, "cuda-illegal-memory-access");
+	done(&t);
+}
+
 /* NCCL's topology detection failing (a PCI path with no way back) is the
  * node's topology, and the "graph/paths.cc:N -> 3" trace after it is its
  * fallout, not the network's; the Python error after both names neither. */
@@ -3099,6 +3150,7 @@ main(void)
 		cmocka_unit_test(test_launcher_report_explained),
 		cmocka_unit_test(test_bare_exception_gives_way),
 		cmocka_unit_test(test_p2p_seq_not_compared),
+		cmocka_unit_test(test_log_ends_in_nccl_setup),
 		cmocka_unit_test(test_topology_error_not_network),
 		cmocka_unit_test(test_scheduler_died_names_rank),
 		cmocka_unit_test(test_oneccl_finalize_is_fallout),
