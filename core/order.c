@@ -405,8 +405,10 @@ clearly_after(const struct event *w, const struct event *ev)
 
 /* Does event k say that a rank waited, in any words (the generic "Some
  * NCCL operations have failed or timed out" too), and not on a line of
- * last resort (a waiting entry reads "exitcode -6" as its end)? A line's
- * events are neighbours in in->events. */
+ * last resort (a waiting entry reads "exitcode -6" as its end; an error
+ * line no entry reads is none: the half of a line cut at a column, which
+ * the wait read joined to the next)? A line's events are neighbours in
+ * in->events. */
 static int
 waited(const struct incident *in, size_t k)
 {
@@ -416,8 +418,8 @@ waited(const struct incident *in, size_t k)
 	if (ev->sig->role != ROLE_COLLATERAL || ev->sig->fallout != FALLOUT_WAIT)
 		return 0;
 	for (j = k > 0 ? k - 1 : 0; j <= k + 1 && j < in->nevents; j++)
-		if (in->events[j]->sig->last_resort && in->events[j]->lineno == ev->lineno &&
-		    in->events[j]->where == ev->where)
+		if (in->events[j]->sig->last_resort && !signature_is_lone(in->events[j]->sig) &&
+		    in->events[j]->lineno == ev->lineno && in->events[j]->where == ev->where)
 			return 0;
 	return 1;
 }

@@ -512,6 +512,14 @@ wrap_end(struct scanner *sc, struct source *src)
 	}
 }
 
+/* A line cut at a fixed column (a terminal, a pager, an issue form) may
+ * be cut inside the words a signature is looked for by ("... got stuck
+ * for 600 second" + "s without making progress"): neither half lets it
+ * through. Two lines of one length, 60 bytes or more, the second bare,
+ * show such a column; a bare line after a line of that length is then
+ * matched joined to it with every signature. */
+#define WRAP_COLUMN_MIN	60
+
 /* The line before (srcread.prev): its length, and what it matched. */
 #define PREV_LEN	0x1fff
 #define PREV_FOUND	0x4000
@@ -548,7 +556,7 @@ line_before(const struct scanner *sc, const struct source *src, const char *text
  * line before (and kept, joined, for the lines after). Whether it was. */
 static int
 join_before(struct scanner *sc, struct source *src, const char *text, size_t len,
-    uint64_t offset, unsigned long lineno, size_t prevlen, int trouble_only)
+    uint64_t offset, unsigned long lineno, size_t prevlen, int trouble_only, int all)
 {
 	char *copy;
 	const char *prev = line_before(sc, src, text, offset, prevlen, &copy);
@@ -563,7 +571,9 @@ join_before(struct scanner *sc, struct source *src, const char *text, size_t len
 		 * that first (one that begins in this line failed already) */
 		scratch.cr_free = 0;
 		line_parse(&scratch, src->rd->wrap->text, prevlen, &pl);
-		wrap_ask(src->rd->wrap, sc->ask, sc->nask, src->rd->wrap->text, pl.msg);
+		/* (all: no signature was let through, so every one is asked) */
+		if (!all)
+			wrap_ask(src->rd->wrap, sc->ask, sc->nask, src->rd->wrap->text, pl.msg);
 		try_unwrap(sc, src, text, len, trouble_only);
 	}
 	free(copy);
@@ -613,10 +623,12 @@ line_rec(struct batch *b, const struct line *ln, const char *host)
  * again); a bare line that matched no trouble may finish the half kept
  * ("...ProcessGroupNCCL.cpp:1269, inter" + "nal error, NCCL version
  * 2.14.3", whose second half is a context line of its own), or the line
- * before (join_before). */
+ * before (join_before); column: the line before was cut at the file's
+ * column (WRAP_COLUMN_MIN), so it is joined even when nothing was let
+ * through. */
 static void
 halves(struct scanner *sc, struct source *src, const struct line *ln, const char *text,
-    size_t len, int found, int trouble, int more, unsigned before)
+    size_t len, int found, int trouble, int more, unsigned before, int column)
 {
 	const uint32_t *failed;
 	int joined = 0;
@@ -632,11 +644,11 @@ halves(struct scanner *sc, struct source *src, const struct line *ln, const char
 		joined = src->rd->wrap->len > 0;
 	} else if (src->rd->wrap != NULL)
 		src->rd->wrap->len = 0;
-	if (trouble == 0 && more && !joined) {
+	if (trouble == 0 && (more || column) && !joined) {
 		if ((before & PREV_LEN) != 0 && !(before & PREV_TROUBLE) && is_bare(ln, text))
 			joined = join_before(sc, src, text, len, ln->offset, ln->lineno,
-			    before & PREV_LEN, found > 0 || (before & PREV_FOUND));
-		if (!joined) {
+			    before & PREV_LEN, found > 0 || (before & PREV_FOUND), !more);
+		if (!joined && more) {
 			wrap_keep(wrap_of(src), text, len, "", 0, ln->lineno, ln->offset, 0);
 			wrap_ask(src->rd->wrap, sc->ask, sc->nask, text, ln->msg);
 		}
@@ -651,7 +663,7 @@ scan_record(struct scanner *sc, struct source *src, const char *text, size_t len
 {
 	struct line ln;
 	struct feedctx fc = { sc, &ln, src, NULL, 0, 0, 0 };
-	int found;
+	int found, column = 0;
 	unsigned before = src->rd->prev;
 	size_t cand;
 
@@ -675,9 +687,16 @@ scan_record(struct scanner *sc, struct source *src, const char *text, size_t len
 	    &fc);
 	cand = matcher_had_candidates(sc->matcher);
 	gave_up(sc, lineno);
+	if ((before & PREV_LEN) >= WRAP_COLUMN_MIN && is_bare(&ln, text)) {
+		if ((before & PREV_LEN) == len)
+			src->rd->wrapcol = (uint16_t)len;
+		column = (before & PREV_LEN) == src->rd->wrapcol && fc.trouble == 0 &&
+		    !(before & PREV_TROUBLE);
+	}
 	if ((src->rd->wrap != NULL && src->rd->wrap->len > 0) ||
-	    (fc.trouble == 0 && cand > (size_t)found))
-		halves(sc, src, &ln, text, len, found, fc.trouble, cand > (size_t)found, before);
+	    (fc.trouble == 0 && cand > (size_t)found) || column)
+		halves(sc, src, &ln, text, len, found, fc.trouble, cand > (size_t)found, before,
+		    column);
 	src->rd->prev = inplace && len <= WRAP_MAX ? (uint16_t)(len |
 	    (found > 0 ? PREV_FOUND : 0) | (fc.trouble > 0 ? PREV_TROUBLE : 0)) : 0;
 	return ln.splice;

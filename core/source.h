@@ -88,6 +88,9 @@ struct srcread {
 	/* the line before (core/scan.c): its length, 0 for none (or over
 	 * WRAP_MAX), and what it matched (PREV_*) */
 	uint16_t	 prev;
+	/* the column the file's lines were cut at (a terminal's, a form's),
+	 * once two bare lines showed it; 0: none seen (core/scan.c) */
+	uint16_t	 wrapcol;
 };
 
 /* A stream's: its pipe (0 for standard input; -1 once closed), the

@@ -2540,6 +2540,33 @@ test_oneccl_finalize_is_fallout(void **state)
 	done(&t);
 }
 
+/* A message cut at a fixed column (104 here) inside the words its
+ * signature is looked for by ("... stuck for 600 second" + "s without
+ * making progress"): two lines of one length show the column, and the
+ * halves are read as one line. The watchdog got stuck, so srun's
+ * "Aborted" is the hang's end (its heartbeat monitor's abort), no crash. */
+static void
+test_line_cut_at_column(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "slurm.out",
+	    "[rank6]:[F ProcessGroupNCCL.cpp:1169] [PG 0 Rank 6] ProcessGroupNCCL's watchdog got "
+	    "stuck for 600 second\n"
+	    "s without making progress in monitoring enqueued collectives. This typically "
+	    "indicates a NCCL/CUDA API h\n"
+	    "ang blocking the watchdog, and could be triggered by another thread holding the "
+	    "GIL.\n"
+	    "srun: error: gpu-b08: task 6: Aborted\n"
+	    "srun: Terminating StepId=10840010.0\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_null(an->initiating);
+	assert_string_equal(an->diags[0].entry->id, "watchdog-heartbeat-abort");
+	done(&t);
+}
+
 /* A serving engine's bare TimeoutError (its shared-memory broadcast ran
  * out of time waiting for its workers) is a wait, not a failure; the
  * traceback chained to it ("The above exception was the direct cause
@@ -3154,6 +3181,7 @@ main(void)
 		cmocka_unit_test(test_topology_error_not_network),
 		cmocka_unit_test(test_scheduler_died_names_rank),
 		cmocka_unit_test(test_oneccl_finalize_is_fallout),
+		cmocka_unit_test(test_line_cut_at_column),
 	};
 
 	setenv("TZ", "UTC", 1);
