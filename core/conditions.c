@@ -232,6 +232,29 @@ tally_minority(const struct tally *ty, const char *v)
 	return 0;
 }
 
+/* Are a group's values numbers further apart than c's max_gap (no one
+ * sequence: two groups' SeqNums)? Of its first 16 values. */
+static int
+tally_too_far(const struct condition *c, const struct tally *ty)
+{
+	double lo = 0, hi = 0, x;
+	char *end;
+	size_t m;
+
+	if (c->max_gap <= 0)
+		return 0;
+	for (m = 0; m < ty->distinct; m++) {
+		x = strtod(ty->vals[m], &end);
+		if (end == ty->vals[m] || *end != '\0')
+			return 0;	/* not a number */
+		if (m == 0 || x < lo)
+			lo = x;
+		if (m == 0 || x > hi)
+			hi = x;
+	}
+	return hi - lo > c->max_gap;
+}
+
 /* What differs says of a group: its first four values, each with the
  * one rank that has it (first: the lowest) or how many. */
 static char *
@@ -276,7 +299,7 @@ eval_differs(const struct incident *in, const struct condition *c,
 		memset(&ty, 0, sizeof ty);
 		for (j = i; j < n && strcmp(t[j].group, t[i].group) == 0; j++)
 			tally_add(&ty, t[j].v.value, t[j].rank);
-		if (ty.distinct < 2)
+		if (ty.distinct < 2 || tally_too_far(c, &ty))
 			continue;
 		r->met = 1;
 		for (k = i; c->blame == BLAME_MINORITY && k < j; k++)
@@ -467,7 +490,7 @@ eval_numeric(const struct incident *in, const struct condition *c,
 				if (vals[k] > hi)
 					hi = vals[k];
 			}
-			if (hi - lo < c->min_gap)
+			if (hi - lo < c->min_gap || (c->max_gap > 0 && hi - lo > c->max_gap))
 				continue;
 			r->met = 1;
 			{
@@ -705,7 +728,7 @@ differs_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
 				(void)read_at(rd, l[k] - 1, &rank, &v, &g, &order);
 				tally_add(&ty, v != NULL ? v : "", rank);	/* (as a tuple's) */
 			}
-		if (ty.distinct < 2)
+		if (ty.distinct < 2 || tally_too_far(c, &ty))
 			continue;
 		r->met = 1;
 		for (k = 0; c->blame == BLAME_MINORITY && k < in->rank_n; k++)
@@ -780,7 +803,7 @@ behind_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
 					hi = b[k];
 				nrk++;
 			}
-		if (nrk < 2 || hi - lo < c->min_gap)
+		if (nrk < 2 || hi - lo < c->min_gap || (c->max_gap > 0 && hi - lo > c->max_gap))
 			continue;
 		r->met = 1;
 		for (k = 0; k < in->rank_n; k++)

@@ -635,6 +635,8 @@ parse_condition(struct ctx *c, yaml_node_t *n, struct condition *d)
 			d->factor = number_of(c, v, "factor");
 		else if (strcmp(key, "min_gap") == 0)
 			d->min_gap = number_of(c, v, "min_gap");
+		else if (strcmp(key, "max_gap") == 0)
+			d->max_gap = number_of(c, v, "max_gap");
 		else if (strcmp(key, "min_ranks") == 0)
 			d->min_ranks = count_of(c, v, "min_ranks", 1, 1 << 20);
 		else if (strcmp(key, "required") == 0)

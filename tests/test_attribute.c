@@ -2405,6 +2405,37 @@ test_p2p_seq_not_compared(void **state)
 	done(&t);
 }
 
+/* SeqNums thousands apart are of different groups (older PyTorch prints
+ * a group's rank as [Rank N], with no group name: a tensor-parallel
+ * group's rank 0 and the data-parallel group's): no rank left behind.
+ * A few apart, the rank behind is. */
+static void
+test_seq_far_apart_not_compared(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	char buf[2048];
+	static const char *const fmt =
+	    "[E ProcessGroupNCCL.cpp:458] [Rank 0] Watchdog caught collective operation timeout: "
+	    "WorkNCCL(SeqNum=96125, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800212 "
+	    "milliseconds before timing out.\n"
+	    "[E ProcessGroupNCCL.cpp:458] [Rank 7] Watchdog caught collective operation timeout: "
+	    "WorkNCCL(SeqNum=%s, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800087 "
+	    "milliseconds before timing out.\n";
+
+	(void)state;
+	snprintf(buf, sizeof buf, fmt, "64088");
+	an = analyse_log(&t, "run.log", buf);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_false(tu_cond(an, "timeout-seq-behind")->met);
+	assert_string_equal(an->diags[0].entry->id, "nccl-watchdog-timeout");
+	done(&t);
+	snprintf(buf, sizeof buf, fmt, "96124");
+	an = analyse_log(&t, "run.log", buf);
+	assert_true(tu_cond(an, "timeout-seq-behind")->met);
+	done(&t);
+}
+
 /* A log that ends inside NCCL's communicator set-up (its INFO lines, no
  * Init COMPLETE after them) on every rank ends in a wait: a hang at init,
  * weakly the bootstrap's, in the set-up's own words. The same lines with
@@ -3182,6 +3213,7 @@ main(void)
 		cmocka_unit_test(test_scheduler_died_names_rank),
 		cmocka_unit_test(test_oneccl_finalize_is_fallout),
 		cmocka_unit_test(test_line_cut_at_column),
+		cmocka_unit_test(test_seq_far_apart_not_compared),
 	};
 
 	setenv("TZ", "UTC", 1);
