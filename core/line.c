@@ -537,6 +537,32 @@ ucx_head(const char *p, size_t n, size_t i, struct peeled *pl)
 	return j + 2;
 }
 
+/* Open MPI's crash handler: "[host:pid] " before each line of its block
+ * ("[e53955024127:106967] *** Process received signal ***", "Signal: ",
+ * "Signal code: ", "Failing at address: ", "[ 3] frame"). The host with a
+ * letter and a digit (seen: host_span's classes), the pid of two digits
+ * or more; other words after it are a message's ("[node3:55] pending").
+ * Its length, or 0. */
+static size_t
+ompi_head(const char *p, size_t n, size_t i, unsigned seen, struct peeled *pl)
+{
+	size_t j, k;
+	long pid;
+
+	if ((seen & 0x6) != 0x6 || (j = ucx_ids(p, n, i, 0, 0, &pid)) == 0 || j < i + 3 ||
+	    j + 2 >= n || p[j + 1] != ' ')
+		return 0;
+	k = j + 2;
+	if (!starts(p + k, n - k, "*** ") && !starts(p + k, n - k, "Signal: ") &&
+	    !starts(p + k, n - k, "Signal code: ") && !starts(p + k, n - k, "Failing at address: ") &&
+	    !(p[k] == '[' && k + 2 < n && (p[k + 1] == ' ' || isdig(p[k + 1]))))
+		return 0;
+	pl->host = p + 1;
+	pl->hostlen = i - 1;
+	pl->pid = pid;
+	return j + 2;
+}
+
 /* Is p[0..n) four dot-separated numbers (an IPv4 address)? */
 static int
 dotted_quad(const char *p, size_t n)
@@ -554,8 +580,8 @@ dotted_quad(const char *p, size_t n)
 /* A log collector's "[pod-or-host] " before a log line ("[job-master-0]
  * [2026-03-30 19:24:35,966] ...", a cloud trainer's job log): a host name
  * with a digit and a - or ., then "] " and a date, a bracket or a
- * traceback; or UCX's head (ucx_head): the host's span is read once for
- * both. Its length, or 0. */
+ * traceback; or UCX's head (ucx_head) or Open MPI's (ompi_head): the
+ * host's span is read once for all. Its length, or 0. */
 static size_t
 bracket_host(const char *p, size_t n, struct peeled *pl)
 {
@@ -564,8 +590,11 @@ bracket_host(const char *p, size_t n, struct peeled *pl)
 
 	if (i < 3 || i + 2 >= n)
 		return 0;
-	if (p[i] == ':')
-		return ucx_head(p, n, i, pl);
+	if (p[i] == ':') {
+		size_t k = ucx_head(p, n, i, pl);
+
+		return k != 0 ? k : ompi_head(p, n, i, seen, pl);
+	}
 	if (p[i] != ']' || p[i + 1] != ' ' || (seen & 0xc) != 0xc ||
 	    hostclass[(unsigned char)p[1]] == 3 || !log_start(p + i + 2, n - i - 2) ||
 	    ((seen & 0x2) == 0 && !dotted_quad(p + 1, i - 1) && memchr(p + 1, '-', i - 1) == NULL))

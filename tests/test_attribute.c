@@ -2598,6 +2598,32 @@ test_line_cut_at_column(void **state)
 	done(&t);
 }
 
+/* Open MPI's crash handler prints "[host:pid] " before each line of its
+ * block: the process whose NCCL init line names its rank is that rank. */
+static void
+test_ompi_crash_block_by_process(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "mpirun.log",
+	    "node7:4409:4409 [0] NCCL INFO ncclCommInitRank comm 0x5560a1 rank 0 nranks 2 cudaDev 0 "
+	    "nvmlDev 0 busId 1b000 commId 0x1f - Init COMPLETE\n"
+	    "node7:4410:4410 [1] NCCL INFO ncclCommInitRank comm 0x5570b2 rank 1 nranks 2 cudaDev 1 "
+	    "nvmlDev 1 busId 2a000 commId 0x1f - Init COMPLETE\n"
+	    "[node7:4410] *** Process received signal ***\n"
+	    "[node7:4410] Signal: Segmentation fault (11)\n"
+	    "[node7:4410] Signal code: Address not mapped (1)\n"
+	    "[node7:4410] [ 0] /lib/x86_64-linux-gnu/libc.so.6(+0x43090)[0x7fbffe22e090]\n"
+	    "[node7:4410] *** End of error message ***\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 1);
+	assert_string_equal(an->diags[0].entry->id, "segfault");
+	done(&t);
+}
+
 /* A serving engine's bare TimeoutError (its shared-memory broadcast ran
  * out of time waiting for its workers) is a wait, not a failure; the
  * traceback chained to it ("The above exception was the direct cause
@@ -3214,6 +3240,7 @@ main(void)
 		cmocka_unit_test(test_oneccl_finalize_is_fallout),
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
+		cmocka_unit_test(test_ompi_crash_block_by_process),
 	};
 
 	setenv("TZ", "UTC", 1);

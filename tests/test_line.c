@@ -217,6 +217,16 @@ test_ucx_head(void **state)
 	parse("[node3:55] pending");
 	msg_is("[node3:55] pending");
 	assert_null(ln.host);
+	/* Open MPI's crash handler's "[host:pid] " (a container's id) */
+	parse("[e53955024127:106967] *** Process received signal ***");
+	msg_is("*** Process received signal ***");
+	assert_memory_equal(ln.host, "e53955024127", 12);
+	assert_int_equal(ln.pid, 106967);
+	parse("[gpu-n12:40917] [ 3] /usr/lib/libnccl.so.2(+0x5a1f2)[0x7f11]");
+	msg_is("[ 3] /usr/lib/libnccl.so.2(+0x5a1f2)[0x7f11]");
+	assert_int_equal(ln.pid, 40917);
+	parse("[Epoch:30] *** done ***");	/* no digit in the name: no host */
+	assert_null(ln.host);
 
 	/* its log line: "[EPOCH.usec] [host:pid:thread] ", the time UTC */
 	parse("[1733400000.250001] [gpu-h03:7356 :0]            sock.c:323  UCX  ERROR   "
