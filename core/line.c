@@ -1582,6 +1582,37 @@ msg_level(const char *p, size_t n)
 	return level_sev(p[i]);
 }
 
+/* A logger's level and place after the time, OLMo's: "ERROR    [module:
+ * 158, rank=3] " (the rank where the process has one; -1 in *rank when
+ * it is not said). Its length, or 0. */
+static size_t
+record_head(const char *p, size_t n, char *sev, long *rank)
+{
+	size_t i, l, d;
+
+	if ((l = level_word(p, n)) == 0 || l >= n || p[l] != ' ')
+		return 0;
+	for (i = l; i < n && i < 16 && p[i] == ' '; i++)
+		;
+	if (i >= n || p[i] != '[')
+		return 0;
+	for (i++; i < n && (isalpha_(p[i]) || isdig(p[i]) || p[i] == '_' || p[i] == '.'); i++)
+		;
+	if (i >= n || p[i] != ':' || (d = number(p + i + 1, n - i - 1, 6, rank)) == 0)
+		return 0;
+	i += 1 + d;
+	*rank = -1;
+	if (starts(p + i, n - i, ", rank=")) {
+		if ((d = number(p + i + 7, n - i - 7, 7, rank)) == 0)
+			return 0;
+		i += 7 + d;
+	}
+	if (i + 1 >= n || p[i] != ']' || p[i + 1] != ' ')
+		return 0;
+	*sev = level_sev(p[0]);
+	return i + 2;
+}
+
 /* UCX's log line (Open MPI's pml ucx, UCC, NIXL): "[1700000000.123456]
  * [host:pid:thread] " (the pid left-aligned in 5 columns: "[gpu-3:7356
  * :0]"): an epoch with microseconds, the host and the pid. */
@@ -2007,7 +2038,7 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	const char *p = raw;
 	size_t n = len, l;
 	int any_prefix = 0, from_pod = 0, group_header = 0, g;
-	long npu_rank = -1;
+	long npu_rank = -1, olmo_rank = -1;
 
 	pl.hosts = st->hosts;
 	out->raw = raw;
@@ -2212,6 +2243,13 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 		out->splice = (size_t)(p + n - raw);
 		out->rawlen = out->splice;
 	}
+	/* OLMo's logger after its time: "CRITICAL [olmo.util:158, rank=0] "
+	 * (the level padded to 8, the module and line, the process's rank) */
+	if (h.has_time && h.sev == 0 && n > 12 && isupper_(p[0]) &&
+	    (l = record_head(p, n, &h.sev, &olmo_rank)) != 0) {
+		p += l;
+		n -= l;
+	}
 	out->msg = p;
 	out->msglen = n;
 	out->sev = h.sev != 0 ? h.sev : pl.sev != 0 ? pl.sev : n > 6 ? msg_level(p, n) : 0;
@@ -2239,6 +2277,8 @@ line_parse(struct linestate *st, const char *raw, size_t len, struct line *out)
 	/* Rank. */
 	if (pl.prefix_rank >= 0)
 		set_rank(out, pl.prefix_rank, RANK_PREFIX);
+	else if (olmo_rank >= 0)	/* its own logger's word: a prefix's */
+		set_rank(out, (int)olmo_rank, RANK_PREFIX);
 	/* "1: [rank12]:": srun started a launcher (torchrun) a node, and its
 	 * label is the node's; its other lines ("1: host:pid:tid [4] NCCL
 	 * WARN ...") are of some rank of that node, not of rank 1 */

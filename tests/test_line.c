@@ -624,6 +624,18 @@ test_level_in_message(void **state)
 	}
 	parse("ERROR:root:shard 3 is gone");
 	msg_is("ERROR:root:shard 3 is gone");
+	/* OLMo's logger: the level padded, then module, line and rank */
+	parse("[2024-04-18 19:10:41] CRITICAL [olmo.util:158, rank=3] Uncaught OLMoThreadError: boom");
+	msg_is("Uncaught OLMoThreadError: boom");
+	assert_int_equal(ln.sev, 'F');
+	assert_int_equal(ln.rank, 3);
+	assert_int_equal(ln.rank_from, RANK_PREFIX);
+	parse("[2024-04-18 19:06:17] INFO     [olmo.train:816] [step=75/739328]");
+	msg_is("[step=75/739328]");
+	assert_int_equal(ln.sev, 'I');
+	assert_int_equal(ln.rank, -1);
+	parse("[2024-04-18 19:06:17] ERROR [see the log] x");	/* no module:line */
+	msg_is("ERROR [see the log] x");
 	/* the AWS Neuron runtime's header: a month's name in the date, the
 	 * pid and thread, the level */
 	parse("2025-Jun-28 22:19:15.499043  8649:8757  ERROR   NRT:nrt_load  model load failed");
