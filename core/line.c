@@ -1070,8 +1070,12 @@ header_bracket_date(const char *p, size_t n, struct header *h)
 		return 0;
 	h->has_time = 1;
 	i += 1 + d + 1;
-	while (i < n && p[i] == ' ')
-		i++;
+	/* one space parts the time from the line; more are the line's own
+	 * indentation, kept (a platform's time before each line of a
+	 * traceback: "[2024-07-08 15:29:47]     self._fd = ...") */
+	for (e = p + i; e < p + n && *e == ' '; e++)
+		;
+	i = (size_t)(e - p) > i + 1 && e < p + n && *e != '[' ? i + 1 : (size_t)(e - p);
 	/* [LEVEL] */
 	if (i < n && p[i] == '[') {
 		size_t j = i + 1;

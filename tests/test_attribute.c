@@ -2624,6 +2624,30 @@ test_ompi_crash_block_by_process(void **state)
 	done(&t);
 }
 
+/* A traceback a platform printed with its time before each line, cut
+ * inside its last frame: its frames' indentation keeps the record going,
+ * so the log ends inside it (a failure, cut short), not healthy. */
+static void
+test_timed_traceback_cut(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "job.log",
+	    "[2024-07-08 15:29:40] step 12 loss 3.11\n"
+	    "[2024-07-08 15:29:47] Traceback (most recent call last):\n"
+	    "[2024-07-08 15:29:47]   File \"/srv/data.py\", line 226, in load_streams\n"
+	    "[2024-07-08 15:29:47]     ds = StreamingDataset(streams=streams)\n"
+	    "[2024-07-08 15:29:47]   File \"/usr/lib/python3.10/multiprocessing/shared_memory.py\", "
+	    "line 104, in __init__\n"
+	    "[2024-07-08 15:29:47]     self._fd = _posixshmem.\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->lineno, 2);
+	done(&t);
+}
+
 /* A serving engine's bare TimeoutError (its shared-memory broadcast ran
  * out of time waiting for its workers) is a wait, not a failure; the
  * traceback chained to it ("The above exception was the direct cause
@@ -3241,6 +3265,7 @@ main(void)
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
 		cmocka_unit_test(test_ompi_crash_block_by_process),
+		cmocka_unit_test(test_timed_traceback_cut),
 	};
 
 	setenv("TZ", "UTC", 1);

@@ -624,6 +624,13 @@ test_level_in_message(void **state)
 	}
 	parse("ERROR:root:shard 3 is gone");
 	msg_is("ERROR:root:shard 3 is gone");
+	/* a platform's time before each line of a traceback: the line's own
+	 * indentation stays (one space parts it from the time) */
+	parse("[2024-07-08 15:29:47]     self._fd = _posixshmem.shm_open(name, flags)");
+	msg_is("    self._fd = _posixshmem.shm_open(name, flags)");
+	day_is(2024, 7, 8);
+	parse("[2024-07-08 15:29:47] Traceback (most recent call last):");
+	msg_is("Traceback (most recent call last):");
 	/* OLMo's logger: the level padded, then module, line and rank */
 	parse("[2024-04-18 19:10:41] CRITICAL [olmo.util:158, rank=3] Uncaught OLMoThreadError: boom");
 	msg_is("Uncaught OLMoThreadError: boom");
