@@ -128,13 +128,16 @@ pidrank_cmp(const void *a, const void *b)
 }
 
 /* Which rank a pid was: lines that show both (NCCL's host:pid:tid or Ray's
- * pid= on a ranked line), and ranked lines that name a pid they are about
- * (torchrun's summary: "exitcode : 1 (pid: 4242)" under "rank : 3"). */
+ * pid= on a ranked line), ranked lines that name a pid they are about
+ * (torchrun's summary: "exitcode : 1 (pid: 4242)" under "rank : 3"), and
+ * a launcher's line that names a rank and its pid (mpirun's "process rank
+ * 3 with PID 1167 on node ..."). */
 static struct pidrank *
 pid_table(const struct incident *in, size_t *np)
 {
 	struct pidrank *v = NULL;
 	size_t n = 0, cap = 0, i;
+	int pid_fact = rulebook_find_fact(in->rb, "pid");
 
 	for (i = 0; i < in->rank_n; i++)
 		if (in->rank_v[i]->pid >= 0) {
@@ -145,15 +148,18 @@ pid_table(const struct incident *in, size_t *np)
 		}
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
-		long pid;
+		long pid, r;
 
-		if (ev->line_rank < 0 || ev->line_rank_from < RANK_FILE ||
-		    !fact_long(ev, ev->sig->about[ABOUT_PID], &pid))
+		if (ev->line_rank >= 0 && ev->line_rank_from >= RANK_FILE &&
+		    fact_long(ev, ev->sig->about[ABOUT_PID], &pid))
+			r = ev->line_rank;
+		else if (!fact_long(ev, ev->sig->about[ABOUT_RANK], &r) || pid_fact < 0 ||
+		    !fact_long(ev, pid_fact, &pid) || r < 0 || r >= INCIDENT_MAX_RANK)
 			continue;
 		XGROW(v, cap, n + 1);
 		v[n].pid = pid;
-		v[n].rank = ev->line_rank;
-		v[n++].host = ev->host;
+		v[n].rank = (int)r;
+		v[n++].host = r == ev->line_rank ? ev->host : NULL;
 	}
 	if (n > 1)
 		qsort(v, n, sizeof *v, pidrank_cmp);
@@ -313,6 +319,18 @@ attribute_local(struct incident *in, struct analysis *an)
 			}
 			if ((r = pid_rank(pids, npids, pid, ev->host)) >= 0) {
 				set_event_rank(in, ev, r, VIA_LAUNCHER, 0);
+				continue;
+			}
+		} else if (ev->rank < 0 && ev->pid >= 0 && s->role != ROLE_CONTEXT) {
+			/* a line its process printed with its pid and no rank
+			 * (Open MPI's crash handler's "[host:pid] "): the rank a
+			 * line that names both gave that pid */
+			if (!made) {
+				pids = pid_table(in, &npids);
+				made = 1;
+			}
+			if ((r = pid_rank(pids, npids, ev->pid, ev->host)) >= 0) {
+				set_event_rank(in, ev, r, VIA_PID, 0);
 				continue;
 			}
 		}

@@ -34,6 +34,7 @@ enum attr_via {
 	VIA_CONNECTION,	/* its process's NCCL connection lines name its rank,
 			 * in a communicator of a size they do not say */
 	VIA_TASK,	/* a launcher's task number, with no agent per node */
+	VIA_PID,	/* another line names its process's pid and rank */
 };
 
 struct fact {

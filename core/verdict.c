@@ -379,6 +379,11 @@ explain_failure(struct incident *in, struct analysis *an, struct passes *p,
 		buf_adds(reason, "; the rank is the one its process's NCCL connection lines name "
 		    "(\"Channel N : R -> P\"), its rank in a communicator whose size no line "
 		    "says: the global rank if that is the whole world");
+	} else if (init->rank >= 0 && init->via == VIA_PID) {
+		cap(an, "medium");
+		buf_adds(reason, "; its line names no rank, only its process (its pid), whose "
+		    "rank another line gives (a ranked line of the process, or mpirun's \"process "
+		    "rank N with PID P\")");
 	} else if (init->rank >= 0 && init->via == VIA_GPU)
 		buf_adds(reason, "; the rank is the one whose GPU the kernel line names");
 	else if (init->rank_from == RANK_GROUP) {

@@ -2599,7 +2599,8 @@ test_line_cut_at_column(void **state)
 }
 
 /* Open MPI's crash handler prints "[host:pid] " before each line of its
- * block: the process whose NCCL init line names its rank is that rank. */
+ * block: the process whose NCCL init line names its rank is that rank, or
+ * the one mpirun's "process rank N with PID P" names. */
 static void
 test_ompi_crash_block_by_process(void **state)
 {
@@ -2621,6 +2622,18 @@ test_ompi_crash_block_by_process(void **state)
 	assert_non_null(an->initiating);
 	assert_int_equal(an->initiating->rank, 1);
 	assert_string_equal(an->diags[0].entry->id, "segfault");
+	done(&t);
+	/* no NCCL lines: mpirun's summary names the rank and its pid */
+	an = analyse_log(&t, "mpirun.log",
+	    "[a1eb0914a5e2:01167] *** Process received signal ***\n"
+	    "[a1eb0914a5e2:01167] Signal: Segmentation fault (11)\n"
+	    "[a1eb0914a5e2:01167] [ 0] /lib/x86_64-linux-gnu/libc.so.6(+0x42520)[0x7f54]\n"
+	    "[a1eb0914a5e2:01167] *** End of error message ***\n"
+	    "mpirun noticed that process rank 3 with PID 1167 on node 10.10.21.2 exited on "
+	    "signal 11 (Segmentation fault).\n");
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 3);
+	assert_int_equal(an->initiating->lineno, 2);
 	done(&t);
 }
 
