@@ -30,9 +30,11 @@
  * it gives a rank): a signature that captures it keeps its events. The
  * others it also reads of the events the incident only summarises, from
  * struct engine_sum (attribute_summarise; comm_rank, with nranks, of
- * unranked lines as they arrive: attribute_note_process). */
+ * unranked lines as they arrive: attribute_note_process); pid only of
+ * kept lines that name a rank (mpirun's "process rank 3 with PID 1167",
+ * kept as lines about a rank). */
 #define INCIDENT_ENGINE_FACTS	{ "bus_id", "pci", "nproc_per_node", "local_world_size", \
-				  "world_size", "nranks", "comm_rank" }
+				  "world_size", "nranks", "comm_rank", "pid" }
 #define INCIDENT_KEPT_FACT	"pci"
 /* ... the others, in struct engine_sum's ids */
 enum { ENGINE_WORLD_SIZE, ENGINE_NRANKS, ENGINE_NPROC_PER_NODE, ENGINE_LOCAL_WORLD_SIZE,
