@@ -88,6 +88,10 @@ struct feedctx {
 	int		 inplace;	/* ln->raw is the file's bytes at ln->offset */
 	int		 trouble;	/* matches other than context and progress */
 	int		 trouble_only;	/* record no others */
+	/* the record held for the line's rank, which the line does not go
+	 * on with by its shape: ended after the line is matched, unless its
+	 * signature reads the line again (cut_goes_on) */
+	const struct event *held;
 };
 
 /* A line's host as the source's copy (cut at 63 bytes), NULL for none. */
@@ -106,7 +110,9 @@ line_host(struct source *src, const struct line *ln)
  * a log cut before the traceback's exception line. Its event is held,
  * one per rank and host of the source; the rank's next line drops it
  * unless it goes on with the record (indented, blank, or the signature's
- * again); the end of a finished source (final) hands it on. */
+ * again: the event stays the record's first line's, made once however
+ * many of NCCL's set-up lines follow); the end of a finished source
+ * (final) hands it on. */
 #define CUTS_MAX	8
 
 struct cut {
@@ -116,6 +122,7 @@ struct cut {
 	int		 tail;		/* a line its signature's start followed: the
 					 * same line cut short where a paste ends */
 	char		*host;		/* the line's, a copy: the source's may go */
+	size_t		 hostlen;
 };
 
 struct cuts {
@@ -150,9 +157,8 @@ cut_find(struct cuts *c, const struct line *ln)
 
 	for (i = 0; c != NULL && i < c->n; i++)
 		if ((c->v[i].own ? c->v[i].rank == ln->rank : !own) &&
-		    (c->v[i].host == NULL ? ln->hostlen == 0 :
-		    ln->hostlen == strlen(c->v[i].host) &&
-		    memcmp(c->v[i].host, ln->host, ln->hostlen) == 0))
+		    ln->hostlen == c->v[i].hostlen &&
+		    (ln->hostlen == 0 || memcmp(c->v[i].host, ln->host, ln->hostlen) == 0))
 			return &c->v[i];
 	return NULL;
 }
@@ -171,23 +177,48 @@ cut_continues(const struct line *ln)
 	    (p[0] == 'E' && starts(p, n, "Exception raised from "));
 }
 
-/* Before ln is matched: does it end a held record of its rank? A line
- * that is the start of one its signature reads, cut short (a PCRE2
- * partial match), may be where a paste ends: the record is kept, its
- * tail, until another line shows the paste went on. */
-static void
-cut_goes_on(struct scanner *sc, struct source *src, const struct line *ln)
+/* Before ln is matched: the record held for its rank that ln does not go
+ * on with by its shape (indented, blank, a C++ traceback's next frame),
+ * or NULL. */
+static const struct event *
+cut_before(struct source *src, const struct line *ln)
 {
-	struct cut *x = cut_find(src->rd->cuts, ln);
-	uint32_t si;
+	struct cuts *c = src->rd->cuts;
+	struct cut *x = cut_find(c, ln);
+	size_t i;
 
-	if (x == NULL || cut_continues(ln))
+	if (x != NULL)
+		return cut_continues(ln) ? NULL : x->ev;
+	/* a wait held for its rank's lines of one host (NCCL's host:pid:tid)
+	 * ends at any line of that rank: the process went on past it */
+	for (i = 0; c != NULL && i < c->n; i++)
+		if (c->v[i].own && c->v[i].rank == ln->rank && own_rank(ln) &&
+		    c->v[i].ev->sig->fallout == FALLOUT_WAIT)
+			return c->v[i].ev;
+	return NULL;
+}
+
+/* After ln is matched, its signature not among the matches: does it end
+ * the record held (held, cut_before's)? A line that is the start of one
+ * its signature reads, cut short (a PCRE2 partial match), may be where a
+ * paste ends: the record is kept, its tail, until another line shows the
+ * paste went on. */
+static void
+cut_goes_on(struct scanner *sc, struct source *src, const struct line *ln,
+    const struct event *held)
+{
+	struct cuts *c = src->rd->cuts;
+	size_t i;
+
+	for (i = 0; c != NULL && i < c->n && c->v[i].ev != held; i++)
+		;
+	if (c == NULL || i == c->n)
 		return;
-	si = (uint32_t)x->ev->sig->index;
-	if (!x->tail && matcher_cut_short(sc->matcher, si, ln->msg, ln->msglen))
-		x->tail = 1;
+	if (!c->v[i].tail && matcher_cut_short(sc->matcher, (uint32_t)held->sig->index, ln->msg,
+	    ln->msglen))
+		c->v[i].tail = 1;
 	else
-		cut_drop(src->rd->cuts, (size_t)(x - src->rd->cuts->v));
+		cut_drop(c, i);
 }
 
 static void
@@ -211,6 +242,7 @@ cut_hold(struct source *src, const struct line *ln, struct event *ev)
 	c->v[c->n].own = own_rank(ln);
 	c->v[c->n].tail = 0;
 	c->v[c->n].host = ln->hostlen > 0 ? xstrndup(ln->host, ln->hostlen) : NULL;
+	c->v[c->n].hostlen = ln->hostlen;
 	c->n++;
 }
 
@@ -275,7 +307,18 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	if ((ln->flags & LINE_CHAINED) && sig->only_at_end && sig->role == ROLE_INITIATING)
 		return;
 	if (sig->only_at_end) {
-		cut_hold(fc->src, ln, event_new(sig, ln, &src->where, 1, NULL, subject, ov, NULL));
+		struct cut *x = cut_find(fc->src->rd->cuts, ln);
+
+		if (x != NULL && !x->tail && x->ev->sig == sig)
+			fc->held = NULL;	/* the signature's again: it goes on */
+		else {
+			if (x != NULL && x->ev == fc->held) {	/* ended: this opens one */
+				cut_drop(fc->src->rd->cuts, (size_t)(x - fc->src->rd->cuts->v));
+				fc->held = NULL;
+			}
+			cut_hold(fc->src, ln, event_new(sig, ln, &src->where, 1, NULL, subject, ov,
+			    NULL));
+		}
 		fc->trouble++;
 		return;
 	}
@@ -429,7 +472,7 @@ try_unwrap(struct scanner *sc, struct source *src, const char *text, size_t len,
 	struct linestate scratch = src->rd->ls;
 	struct line jl;
 	/* joined: not in the file as read */
-	struct feedctx fc = { sc, &jl, src, NULL, 0, 0, trouble_only };
+	struct feedctx fc = { sc, &jl, src, NULL, 0, 0, trouble_only, NULL };
 	const uint32_t *failed;
 	size_t nfailed;
 	int found, code;
@@ -478,7 +521,7 @@ wrap_end(struct scanner *sc, struct source *src)
 	struct wrap *w = src->rd->wrap;
 	struct linestate scratch;
 	struct line jl;
-	struct feedctx fc = { sc, &jl, src, NULL, 0, 0, 1 };
+	struct feedctx fc = { sc, &jl, src, NULL, 0, 0, 1, NULL };
 	const struct rulebook *rb = matcher_rulebook(sc->matcher);
 	PCRE2_SIZE *ov;
 	size_t g;
@@ -662,7 +705,7 @@ scan_record(struct scanner *sc, struct source *src, const char *text, size_t len
     uint64_t offset, unsigned long lineno, int inplace)
 {
 	struct line ln;
-	struct feedctx fc = { sc, &ln, src, NULL, 0, 0, 0 };
+	struct feedctx fc = { sc, &ln, src, NULL, 0, 0, 0, NULL };
 	int found, column = 0;
 	unsigned before = src->rd->prev;
 	size_t cand;
@@ -676,7 +719,7 @@ scan_record(struct scanner *sc, struct source *src, const char *text, size_t len
 	fc.host = line_host(src, &ln);
 	line_rec(sc->b, &ln, fc.host);
 	if (src->rd->cuts != NULL)
-		cut_goes_on(sc, src, &ln);
+		fc.held = cut_before(src, &ln);
 	if (ln.msglen == 0) {
 		if (src->rd->wrap != NULL)
 			src->rd->wrap->len = 0;
@@ -685,6 +728,8 @@ scan_record(struct scanner *sc, struct source *src, const char *text, size_t len
 	}
 	found = matcher_match(sc->matcher, text, len, ln.msg, ln.msglen, ln.sev, ln.rank >= 0, on_match,
 	    &fc);
+	if (fc.held != NULL)
+		cut_goes_on(sc, src, &ln, fc.held);
 	cand = matcher_had_candidates(sc->matcher);
 	gave_up(sc, lineno);
 	if ((before & PREV_LEN) >= WRAP_COLUMN_MIN && is_bare(&ln, text)) {
