@@ -2472,6 +2472,15 @@ test_log_ends_in_nccl_setup(void **state)
 	assert_int_equal(an->verdict, VERDICT_HEALTHY);
 	free(text);
 	done(&t);
+	/* a rank's file: its set-up lines carry NCCL's host:pid:tid, its
+	 * training lines none; the rank went on past the set-up */
+	an = analyse_log(&t, "rank3.log",
+	    "gpu-b07:5120:5120 [3] NCCL INFO Bootstrap : Using ib0:10.0.7.3<0>\n"
+	    "gpu-b07:5120:5190 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[0] [send] via NET/IB/0\n"
+	    "2024-12-18 19:02:23,607 INFO train.py:196 step 10 | 1107.0 ms/step\n"
+	    "2024-12-18 19:03:30,011 INFO train.py:196 step 20 | 1101.2 ms/step\n");
+	assert_int_equal(an->verdict, VERDICT_HEALTHY);
+	done(&t);
 	/* set-up lines of a process that names no rank, then a rank's crash
 	 * in the same file: the crash, and no wait at init */
 	an = analyse_log(&t, "run.log",
