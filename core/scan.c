@@ -718,6 +718,10 @@ scan_record(struct scanner *sc, struct source *src, const char *text, size_t len
 	fc.inplace = inplace && ln.raw == text;
 	fc.host = line_host(src, &ln);
 	line_rec(sc->b, &ln, fc.host);
+	if (src->rd->cuts != NULL && src->rd->cuts->n == 0) {	/* (none held: no lookups) */
+		free(src->rd->cuts);
+		src->rd->cuts = NULL;
+	}
 	if (src->rd->cuts != NULL)
 		fc.held = cut_before(src, &ln);
 	if (ln.msglen == 0) {
