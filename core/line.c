@@ -1593,6 +1593,7 @@ static size_t
 record_head(const char *p, size_t n, char *sev, long *rank)
 {
 	size_t i, l, d;
+	long v, r = -1;
 
 	if ((l = level_word(p, n)) == 0 || l >= n || p[l] != ' ')
 		return 0;
@@ -1602,18 +1603,18 @@ record_head(const char *p, size_t n, char *sev, long *rank)
 		return 0;
 	for (i++; i < n && (isalpha_(p[i]) || isdig(p[i]) || p[i] == '_' || p[i] == '.'); i++)
 		;
-	if (i >= n || p[i] != ':' || (d = number(p + i + 1, n - i - 1, 6, rank)) == 0)
+	if (i >= n || p[i] != ':' || (d = number(p + i + 1, n - i - 1, 6, &v)) == 0)
 		return 0;
 	i += 1 + d;
-	*rank = -1;
 	if (starts(p + i, n - i, ", rank=")) {
-		if ((d = number(p + i + 7, n - i - 7, 7, rank)) == 0)
+		if ((d = number(p + i + 7, n - i - 7, 7, &r)) == 0)
 			return 0;
 		i += 7 + d;
 	}
 	if (i + 1 >= n || p[i] != ']' || p[i + 1] != ' ')
 		return 0;
 	*sev = level_sev(p[0]);
+	*rank = r;
 	return i + 2;
 }
 

@@ -309,9 +309,10 @@ on_match(void *arg, const struct signature *sig, const char *subject,
 	if (sig->only_at_end) {
 		struct cut *x = cut_find(fc->src->rd->cuts, ln);
 
-		if (x != NULL && !x->tail && x->ev->sig == sig)
-			fc->held = NULL;	/* the signature's again: it goes on */
-		else {
+		if (x != NULL && !x->tail && x->ev->sig == sig) {
+			if (x->ev == fc->held)
+				fc->held = NULL;	/* the signature's again: it goes on */
+		} else {
 			if (x != NULL && x->ev == fc->held) {	/* ended: this opens one */
 				cut_drop(fc->src->rd->cuts, (size_t)(x - fc->src->rd->cuts->v));
 				fc->held = NULL;

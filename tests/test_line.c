@@ -643,6 +643,8 @@ test_level_in_message(void **state)
 	assert_int_equal(ln.rank, -1);
 	parse("[2024-04-18 19:06:17] ERROR [see the log] x");	/* no module:line */
 	msg_is("ERROR [see the log] x");
+	parse("[2024-04-18 19:06:17] ERROR [mod:12, rank=5]x");	/* no head: no rank */
+	assert_int_equal(ln.rank, -1);
 	/* the AWS Neuron runtime's header: a month's name in the date, the
 	 * pid and thread, the level */
 	parse("2025-Jun-28 22:19:15.499043  8649:8757  ERROR   NRT:nrt_load  model load failed");
