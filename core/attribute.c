@@ -148,18 +148,21 @@ pid_table(const struct incident *in, size_t *np)
 		}
 	for (i = 0; i < in->nevents; i++) {
 		const struct event *ev = in->events[i];
+		const char *host = ev->host;	/* (a launcher's is not the process's) */
 		long pid, r;
 
 		if (ev->line_rank >= 0 && ev->line_rank_from >= RANK_FILE &&
 		    fact_long(ev, ev->sig->about[ABOUT_PID], &pid))
 			r = ev->line_rank;
-		else if (!fact_long(ev, ev->sig->about[ABOUT_RANK], &r) || pid_fact < 0 ||
-		    !fact_long(ev, pid_fact, &pid) || r < 0 || r >= INCIDENT_MAX_RANK)
+		else if (fact_long(ev, ev->sig->about[ABOUT_RANK], &r) && pid_fact >= 0 &&
+		    fact_long(ev, pid_fact, &pid) && r >= 0 && r < INCIDENT_MAX_RANK)
+			host = NULL;
+		else
 			continue;
 		XGROW(v, cap, n + 1);
 		v[n].pid = pid;
 		v[n].rank = (int)r;
-		v[n++].host = r == ev->line_rank ? ev->host : NULL;
+		v[n++].host = host;
 	}
 	if (n > 1)
 		qsort(v, n, sizeof *v, pidrank_cmp);

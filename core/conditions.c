@@ -232,8 +232,15 @@ tally_minority(const struct tally *ty, const char *v)
 	return 0;
 }
 
-/* Are a group's values numbers further apart than c's max_gap (no one
- * sequence: two groups' SeqNums)? Of its first 16 values. */
+/* Do values span further than c's max_gap (no one sequence: two groups'
+ * SeqNums)? */
+static int
+too_far(const struct condition *c, double lo, double hi)
+{
+	return c->max_gap > 0 && hi - lo > c->max_gap;
+}
+
+/* ... a group's values, when numbers? Of its first 16 values. */
 static int
 tally_too_far(const struct condition *c, const struct tally *ty)
 {
@@ -252,7 +259,7 @@ tally_too_far(const struct condition *c, const struct tally *ty)
 		if (m == 0 || x > hi)
 			hi = x;
 	}
-	return hi - lo > c->max_gap;
+	return too_far(c, lo, hi);
 }
 
 /* What differs says of a group: its first four values, each with the
@@ -490,7 +497,7 @@ eval_numeric(const struct incident *in, const struct condition *c,
 				if (vals[k] > hi)
 					hi = vals[k];
 			}
-			if (hi - lo < c->min_gap || (c->max_gap > 0 && hi - lo > c->max_gap))
+			if (hi - lo < c->min_gap || too_far(c, lo, hi))
 				continue;
 			r->met = 1;
 			{
@@ -803,7 +810,7 @@ behind_by_rank(const struct reading *rd, unsigned char *has, size_t *nr,
 					hi = b[k];
 				nrk++;
 			}
-		if (nrk < 2 || hi - lo < c->min_gap || (c->max_gap > 0 && hi - lo > c->max_gap))
+		if (nrk < 2 || hi - lo < c->min_gap || too_far(c, lo, hi))
 			continue;
 		r->met = 1;
 		for (k = 0; k < in->rank_n; k++)

@@ -1601,8 +1601,8 @@ record_head(const char *p, size_t n, char *sev, long *rank)
 		;
 	if (i >= n || p[i] != '[')
 		return 0;
-	for (i++; i < n && (isalpha_(p[i]) || isdig(p[i]) || p[i] == '_' || p[i] == '.'); i++)
-		;
+	i++;
+	i += dotted_name(p + i, n - i, n - i);
 	if (i >= n || p[i] != ':' || (d = number(p + i + 1, n - i - 1, 6, &v)) == 0)
 		return 0;
 	i += 1 + d;

@@ -1145,12 +1145,6 @@ matcher_may_continue(struct matcher *m, const uint32_t *sigs, size_t n, const ch
 	return 0;
 }
 
-int
-matcher_reads(struct matcher *m, uint32_t si, const char *msg, size_t msglen)
-{
-	return match_partial(m, si, msg, msglen) >= 0;
-}
-
 size_t
 matcher_cut_short(struct matcher *m, uint32_t si, const char *msg, size_t msglen)
 {

@@ -73,8 +73,6 @@ int		 matcher_may_continue(struct matcher *m, const uint32_t *sigs, size_t n,
  * bytes of msg the partial match spans, 0: none. */
 size_t		 matcher_cut_short(struct matcher *m, uint32_t si, const char *msg,
 		     size_t msglen);
-/* Does signature si read msg (whatever the prefilter would say)? */
-int		 matcher_reads(struct matcher *m, uint32_t si, const char *msg, size_t msglen);
 
 /* Literal fragments the prefilter uses for a pattern: 0 when the pattern
  * has none of at least 4 bytes (it then runs on every line). Each out[i]

@@ -170,7 +170,7 @@ struct condition {
 	double		 weight;
 	double		 factor;
 	double		 min_gap;
-	double		 max_gap;	/* behind: a wider gap is no one sequence (0: none) */
+	double		 max_gap;	/* behind, differs: wider apart is no one sequence (0: none) */
 	int		 min_ranks;
 	int		 required;
 	unsigned long	 line;
