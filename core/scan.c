@@ -991,7 +991,9 @@ void
 scanner_init(struct scanner *sc, struct matcher *m, const int64_t *anchor)
 {
 	sc->matcher = m;
-	sc->buf = xmalloc(SOURCE_CHUNK + 1);
+	/* zeroed: PCRE2's JIT code reads past a line's end, in the same
+	 * aligned block, and what it reads there must be defined (memcheck) */
+	sc->buf = xcalloc(1, SOURCE_CHUNK + 1);
 	sc->hold.src = NULL;
 	sc->hold.fd = -1;
 	memset(&sc->envbuf, 0, sizeof sc->envbuf);
