@@ -2552,6 +2552,31 @@ test_scheduler_died_names_rank(void **state)
 	done(&t);
 }
 
+/* A worker killed by SIGFPE or SIGILL died in native code, as by SIGSEGV:
+ * a native crash of the process mp.spawn numbers, not a Python exception
+ * (the spawn's Exception line is the parent's). */
+static void
+test_spawn_sigfpe_is_native_crash(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "train.log",
+	    "Process group URL: tcp://127.0.0.1:41000\n"
+	    "Traceback (most recent call last):\n"
+	    "  File \"tools/train.py\", line 88, in <module>\n"
+	    "    launch(main, args.gpus)\n"
+	    "  File \"/opt/lib/torch/multiprocessing/spawn.py\", line 107, in join\n"
+	    "    (error_index, name)\n"
+	    "Exception: process 3 terminated with signal SIGILL\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 3);
+	assert_string_equal(an->diags[0].entry->id, "segfault");
+	done(&t);
+}
+
 /* oneCCL's finalize failing to remove its keys (the store's process
  * gone) after a worker died is that end's fallout: the dead worker is
  * the failure, no bootstrap problem. */
@@ -3284,6 +3309,7 @@ main(void)
 		cmocka_unit_test(test_topology_error_not_network),
 		cmocka_unit_test(test_scheduler_died_names_rank),
 		cmocka_unit_test(test_oneccl_finalize_is_fallout),
+		cmocka_unit_test(test_spawn_sigfpe_is_native_crash),
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
 		cmocka_unit_test(test_ompi_crash_block_by_process),
