@@ -2577,6 +2577,60 @@ test_spawn_sigfpe_is_native_crash(void **state)
 	done(&t);
 }
 
+/* Lightning's "Initializing distributed" as the last lines of a log: the
+ * processes stopped in the rendezvous (a hang at init); the same lines
+ * followed by "All distributed processes registered" and training are a
+ * healthy start. */
+static void
+test_lightning_init_at_end(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	static const char *const init =
+	    "GPU available: True (cuda), used: True\n"
+	    "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1]\n"
+	    "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/4\n"
+	    "LOCAL_RANK: 1 - CUDA_VISIBLE_DEVICES: [0,1]\n"
+	    "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/4\n";
+	char *text;
+
+	(void)state;
+	an = analyse_log(&t, "train.log", init);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "rendezvous-failure");
+	done(&t);
+	text = xstrdup_test(init,
+	    "----------------------------------------------------------------\n"
+	    "distributed_backend=nccl\n"
+	    "All distributed processes registered. Starting with 4 processes\n"
+	    "----------------------------------------------------------------\n"
+	    "Epoch 0:  10%|#         | 10/100 [00:05<00:45,  2.00it/s, loss=2.31]\n");
+	an = analyse_log(&t, "train.log", text);
+	assert_int_not_equal(an->verdict, VERDICT_HANG);
+	free(text);
+	done(&t);
+}
+
+/* PyTorch 1.x's TCPStore raised the bare errno text when MASTER_PORT was
+ * taken: a rendezvous failure, not just some exception. */
+static void
+test_store_port_taken(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "train.log",
+	    "Traceback (most recent call last):\n"
+	    "  File \"/opt/lib/torch/distributed/rendezvous.py\", line 143, in _env_rendezvous_handler\n"
+	    "    store = TCPStore(master_addr, master_port, world_size, start_daemon)\n"
+	    "RuntimeError: Address already in use\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->diags[0].entry->id, "rendezvous-failure");
+	done(&t);
+}
+
 /* oneCCL's finalize failing to remove its keys (the store's process
  * gone) after a worker died is that end's fallout: the dead worker is
  * the failure, no bootstrap problem. */
@@ -3310,6 +3364,8 @@ main(void)
 		cmocka_unit_test(test_scheduler_died_names_rank),
 		cmocka_unit_test(test_oneccl_finalize_is_fallout),
 		cmocka_unit_test(test_spawn_sigfpe_is_native_crash),
+		cmocka_unit_test(test_lightning_init_at_end),
+		cmocka_unit_test(test_store_port_taken),
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
 		cmocka_unit_test(test_ompi_crash_block_by_process),
