@@ -122,12 +122,32 @@ text_event(struct buf *b, const struct event *ev, const char *indent, int with_e
 	buf_addc(b, '\n');
 }
 
+/* A line two signatures of an entry read is one piece of evidence to its
+ * reader: shown once, by the event that names a rank if one does, else
+ * by the first. */
+static int
+shown_by_another(const struct diagnosis *d, size_t j)
+{
+	const struct event *e = d->evidence_events[j];
+	size_t k;
+
+	for (k = 0; k < d->nevidence; k++) {
+		const struct event *o = d->evidence_events[k];
+
+		if (k == j || o->lineno != e->lineno || strcmp(event_file(o), event_file(e)) != 0)
+			continue;
+		if ((o->rank >= 0) != (e->rank >= 0) ? o->rank >= 0 : k < j)
+			return 1;
+	}
+	return 0;
+}
+
 static void
 render_text(struct run *r, const struct analysis *an, struct buf *b)
 {
 	struct incident *in = r->incident;
 	char t1[40], t2[40], sz[32];
-	size_t i, j;
+	size_t i, j, shown;
 	static const char *const upper[] = { "HEALTHY", "FAILURE", "HANG" };
 
 	buf_printf(b, "%s", upper[an->verdict]);
@@ -195,8 +215,11 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 			}
 			buf_addc(b, '\n');
 		}
-		for (j = 0; j < d->nevidence && j < MAX_EVIDENCE; j++)
-			text_event(b, d->evidence_events[j], "       ", 0);
+		for (j = 0, shown = 0; j < d->nevidence && shown < MAX_EVIDENCE; j++)
+			if (!shown_by_another(d, j)) {
+				text_event(b, d->evidence_events[j], "       ", 0);
+				shown++;
+			}
 	}
 	buf_addc(b, '\n');
 	buf_adds(b, "Ranks by role:\n");
@@ -550,7 +573,7 @@ render_markdown(struct run *r, const struct analysis *an, struct buf *b)
 {
 	struct incident *in = r->incident;
 	char t1[40], t2[40], sz[32];
-	size_t i, j;
+	size_t i, j, shown;
 
 	buf_adds(b, "## rankwatch: ");
 	buf_adds(b, an->verdict == VERDICT_FAILURE ? "failure" :
@@ -614,8 +637,11 @@ render_markdown(struct run *r, const struct analysis *an, struct buf *b)
 		buf_adds(b, "\n#### Evidence for ");
 		mds(b, an->diags[0].entry->id);
 		buf_adds(b, "\n\n| where | rank | time | role | message |\n|---|---|---|---|---|\n");
-		for (j = 0; j < an->diags[0].nevidence && j < MAX_EVIDENCE; j++)
-			md_event_row(b, an->diags[0].evidence_events[j]);
+		for (j = 0, shown = 0; j < an->diags[0].nevidence && shown < MAX_EVIDENCE; j++)
+			if (!shown_by_another(&an->diags[0], j)) {
+				md_event_row(b, an->diags[0].evidence_events[j]);
+				shown++;
+			}
 		if (an->diags[0].entry->summary != NULL)
 			md_quote(b, an->diags[0].entry->summary);
 	}

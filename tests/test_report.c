@@ -203,6 +203,59 @@ test_lines_read_back(void **state)
 	tu_rmdir(rdir);
 }
 
+static size_t
+count_of(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, what)) != NULL; s++)
+		n++;
+	return n;
+}
+
+/* A line two signatures of one entry read is shown once among that
+ * entry's evidence (text and Markdown); JSON keeps both events. */
+static void
+test_line_read_twice_shown_once(void **state)
+{
+	static const char rule[] =
+	    "id: two\ntitle: Two\ncategory: memory\nseverity: high\n"
+	    "summary: s\n"
+	    "signatures:\n"
+	    "  - {id: boom, role: initiating, pattern: 'BOOM (?<what>\\w+)'}\n"
+	    "  - {id: boom-again, role: initiating, pattern: 'BOOM \\w+ at (?<where>\\w+)'}\n";
+	struct notes ns;
+	struct rulebook *rb = rulebook_new();
+	char *rdir = tu_tmpdir(), *dir = tu_tmpdir(), *why = NULL;
+	const char *paths[1] = { dir };
+	struct run *r;
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	TU_WRITE(rdir, "two.yaml", rule);
+	notes_init(&ns);
+	assert_int_equal(rulebook_load_dir(rb, rdir, &ns), 0);
+	rulebook_finish(rb, &ns);
+	notes_release(&ns);
+	TU_WRITE(dir, "rank0.log", "[2024-03-02 10:00:05,000] [INFO] [t.py:1:f] BOOM first at start\n");
+	r = run_new(rb, paths, 1, NULL, &why);
+	assert_non_null(r);
+	run_scan(r, 1);
+	render(r, "json", &out);
+	assert_non_null(strstr(out.s, "\"signature\": \"boom\","));
+	assert_non_null(strstr(out.s, "\"signature\": \"boom-again\","));
+	render(r, "text", &out);
+	/* the initiating event, and once among the evidence */
+	assert_int_equal(count_of(out.s, "BOOM first at start"), 2);
+	render(r, "markdown", &out);
+	assert_int_equal(count_of(out.s, "| `rank0.log:1` |"), 2);	/* the same */
+	buf_release(&out);
+	run_free(r);
+	rulebook_free(rb);
+	tu_rmdir(dir);
+	tu_rmdir(rdir);
+}
+
 /* The exposition on a fixed clock: the families and their values, the
  * ages from the clock, the lag from the newest rank; the label values are
  * escaped. */
@@ -296,6 +349,7 @@ main(void)
 		cmocka_unit_test(test_text_and_markdown_are_safe),
 		cmocka_unit_test(test_json_parses),
 		cmocka_unit_test(test_lines_read_back),
+		cmocka_unit_test(test_line_read_twice_shown_once),
 		cmocka_unit_test(test_prometheus),
 		cmocka_unit_test(test_prometheus_nothing_read),
 	};
