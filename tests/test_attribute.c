@@ -2631,6 +2631,30 @@ test_store_port_taken(void **state)
 	done(&t);
 }
 
+/* Open MPI's MPI_ERRORS_ARE_FATAL banner names the process that raised
+ * the error on its second line, [jobid,vpid]: the vpid is the rank of the
+ * banner's first line too. */
+static void
+test_ompi_banner_names_rank(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "job.log",
+	    "[node-2:7710] *** An error occurred in MPI_Bcast\n"
+	    "[node-2:7710] *** reported by process [2210000897,12]\n"
+	    "[node-2:7710] *** on communicator MPI_COMM_WORLD\n"
+	    "[node-2:7710] *** MPI_ERR_TRUNCATE: message truncated\n"
+	    "[node-2:7710] *** MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,\n"
+	    "[node-2:7710] ***    and potentially your MPI job)\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->lineno, 1);
+	assert_int_equal(an->initiating->rank, 12);
+	done(&t);
+}
+
 /* oneCCL's finalize failing to remove its keys (the store's process
  * gone) after a worker died is that end's fallout: the dead worker is
  * the failure, no bootstrap problem. */
@@ -3366,6 +3390,7 @@ main(void)
 		cmocka_unit_test(test_spawn_sigfpe_is_native_crash),
 		cmocka_unit_test(test_lightning_init_at_end),
 		cmocka_unit_test(test_store_port_taken),
+		cmocka_unit_test(test_ompi_banner_names_rank),
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
 		cmocka_unit_test(test_ompi_crash_block_by_process),
