@@ -1652,6 +1652,22 @@ header_ucx(const char *p, size_t n, struct header *h, struct line *out)
 	return i;
 }
 
+/* The level in brackets, then the date: "[ERROR] 2022-08-21 20:11:07,312 "
+ * (Python logging's "[%(levelname)s] %(asctime)s", torchelastic's agent in
+ * PyTorch 1.9 and 1.10). */
+static size_t
+header_level_date(const char *p, size_t n, struct header *h)
+{
+	size_t l = level_word(p + 1, n - 1), d;
+
+	if (l == 0 || l + 3 >= n || p[1 + l] != ']' || p[2 + l] != ' ' || !isdig(p[3 + l]) ||
+	    (d = header_iso(p + 3 + l, n - 3 - l, h)) == 0)
+		return 0;
+	if (h->sev == 0)
+		h->sev = level_sev(p[1]);
+	return 3 + l + d;
+}
+
 static size_t
 parse_header(const char *p, size_t n, struct header *h, struct line *out)
 {
@@ -1665,7 +1681,7 @@ parse_header(const char *p, size_t n, struct header *h, struct line *out)
 		return l;
 	if (p[0] == '[') {
 		if (n > 2 && isupper_(p[1]) && ((l = header_dmesg_t(p, n, h)) != 0 ||
-		    (l = header_cann(p, n, h, out)) != 0))
+		    (l = header_cann(p, n, h, out)) != 0 || (l = header_level_date(p, n, h)) != 0))
 			return l;
 		if (n > 2 && issev(p[1]) && (isdig(p[2]) || p[2] == ' ') &&
 		    (l = header_c10(p, n, h)) != 0)

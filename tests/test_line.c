@@ -724,6 +724,18 @@ test_level_in_message(void **state)
 	msg_is("Container failed !!!");
 	assert_int_equal(ln.sev, 'E');
 	day_is(2022, 11, 21);
+	/* the level in brackets, then the date (torchelastic's agent, 1.9) */
+	parse("[ERROR] 2022-08-21 20:11:07,312 api: failed (exitcode: -9) local_rank: 0 (pid: 28) "
+	    "of binary: /usr/bin/python");
+	msg_is("api: failed (exitcode: -9) local_rank: 0 (pid: 28) of binary: /usr/bin/python");
+	assert_int_equal(ln.sev, 'E');
+	day_is(2022, 8, 21);
+	parse("[INFO] 2022-08-21 20:11:08,757 api: [default] Worker group FAILED.");
+	msg_is("api: [default] Worker group FAILED.");
+	assert_int_equal(ln.sev, 'I');
+	parse("[NOTE] 2022-08-21 20:11:08 is not a level");
+	assert_int_equal(ln.sev, 0);
+	msg_is("[NOTE] 2022-08-21 20:11:08 is not a level");
 	parse("NCCL INFO 2024 words");
 	msg_is("NCCL INFO 2024 words");
 	parse("2025-June is when it broke");
