@@ -2655,6 +2655,48 @@ test_ompi_banner_names_rank(void **state)
 	done(&t);
 }
 
+/* DeepEP's host-side wait for its peers' token counts, raised as a
+ * RuntimeError: a wait in an MoE all-to-all (a hang), no exception of the
+ * rank's own. */
+static void
+test_deepep_cpu_timeout_is_a_wait(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "serve.log",
+	    "Traceback (most recent call last):\n"
+	    "  File \"/opt/lib/deep_ep/buffer.py\", line 301, in internode_dispatch\n"
+	    "    recv_x, handle = self.runtime.internode_dispatch(x, handle)\n"
+	    "RuntimeError: DeepEP error: timeout (dispatch CPU)\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_true(an->ndiags > 0);
+	assert_string_equal(an->diags[0].entry->id, "moe-stage-asymmetry-hang");
+	done(&t);
+}
+
+/* Every worker's interpreter could not open the script it was given:
+ * nothing of the program ran, and the run failed. */
+static void
+test_script_not_found_is_a_failure(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "launch.log",
+	    "W0101 10:00:00.000000 4410 torch/distributed/run.py:793] Setting OMP_NUM_THREADS "
+	    "environment variable for each process to be 1 in default\n"
+	    "/usr/bin/python3: can't open file '/srv/job/train_dist.py': [Errno 2] No such file "
+	    "or directory\n"
+	    "/usr/bin/python3: can't open file '/srv/job/train_dist.py': [Errno 2] No such file "
+	    "or directory\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->diags[0].entry->id, "rank-exception");
+	done(&t);
+}
+
 /* oneCCL's finalize failing to remove its keys (the store's process
  * gone) after a worker died is that end's fallout: the dead worker is
  * the failure, no bootstrap problem. */
@@ -3391,6 +3433,8 @@ main(void)
 		cmocka_unit_test(test_lightning_init_at_end),
 		cmocka_unit_test(test_store_port_taken),
 		cmocka_unit_test(test_ompi_banner_names_rank),
+		cmocka_unit_test(test_deepep_cpu_timeout_is_a_wait),
+		cmocka_unit_test(test_script_not_found_is_a_failure),
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
 		cmocka_unit_test(test_ompi_crash_block_by_process),
