@@ -1190,6 +1190,18 @@ header_iso(const char *p, size_t n, struct header *h)
 		i++;
 	i += skip_separators(p + i, n - i);
 	d = skip_level_word(p + i, n - i);
+	/* the logger's name before the level: Python logging's
+	 * "%(asctime)s - %(name)s - %(levelname)s - " */
+	if (d == 0 && i > 1 && p[i - 1] == ' ' && p[i - 2] == '-') {
+		size_t j = i;
+
+		while (j < n && j < i + 64 && (isalpha_(p[j]) || isdig(p[j]) || p[j] == '.' ||
+		    p[j] == '_'))
+			j++;
+		if (j > i && starts(p + j, n - j, " - ") && (d = skip_level_word(p + j + 3,
+		    n - j - 3)) != 0)
+			i = j + 3;
+	}
 	if (d) {
 		h->sev = level_sev(p[i]);
 		i += d;

@@ -724,6 +724,15 @@ test_level_in_message(void **state)
 	msg_is("Container failed !!!");
 	assert_int_equal(ln.sev, 'E');
 	day_is(2022, 11, 21);
+	/* the logger's name before the level (the logging cookbook's
+	 * "%(asctime)s - %(name)s - %(levelname)s - %(message)s") */
+	parse("2025-10-31 03:11:02,474 - my_trainer.ckpt - ERROR - [rank7]: AssertionError");
+	msg_is("AssertionError");
+	assert_int_equal(ln.rank, 7);
+	assert_int_equal(ln.sev, 'E');
+	parse("2025-10-31 03:11:02,474 - step 10 - loss 2.1");
+	msg_is("step 10 - loss 2.1");
+	assert_int_equal(ln.sev, 0);
 	/* the level in brackets, then the date (torchelastic's agent, 1.9) */
 	parse("[ERROR] 2022-08-21 20:11:07,312 api: failed (exitcode: -9) local_rank: 0 (pid: 28) "
 	    "of binary: /usr/bin/python");
