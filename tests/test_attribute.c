@@ -2697,6 +2697,26 @@ test_script_not_found_is_a_failure(void **state)
 	done(&t);
 }
 
+/* torch.multiprocessing could not write its shared-memory file: /dev/shm
+ * is full (a DataLoader in a container), not the checkpoint disk. */
+static void
+test_torch_shm_file_not_disk(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "train.log",
+	    "Traceback (most recent call last):\n"
+	    "  File \"/usr/lib/python3.10/multiprocessing/queues.py\", line 244, in _feed\n"
+	    "    obj = _ForkingPickler.dumps(obj)\n"
+	    "RuntimeError: unable to write to file </torch_5120_882211_4>: No space left on "
+	    "device (28)\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->diags[0].entry->id, "nccl-shm-exhausted");
+	done(&t);
+}
+
 /* oneCCL's finalize failing to remove its keys (the store's process
  * gone) after a worker died is that end's fallout: the dead worker is
  * the failure, no bootstrap problem. */
@@ -3435,6 +3455,7 @@ main(void)
 		cmocka_unit_test(test_ompi_banner_names_rank),
 		cmocka_unit_test(test_deepep_cpu_timeout_is_a_wait),
 		cmocka_unit_test(test_script_not_found_is_a_failure),
+		cmocka_unit_test(test_torch_shm_file_not_disk),
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
 		cmocka_unit_test(test_ompi_crash_block_by_process),
