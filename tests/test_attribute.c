@@ -2717,6 +2717,32 @@ test_torch_shm_file_not_disk(void **state)
 	done(&t);
 }
 
+/* text-generation-inference names its shard (a GPU's process) in its
+ * shard manager's rank=N field and in its launcher's "Shard N failed to
+ * start"; a shard's death by a signal is read by the signal. */
+static void
+test_tgi_shard_names_rank(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "tgi.log",
+	    "2024-05-01T10:00:01.100000Z  INFO shard-manager: text_generation_launcher: Waiting for "
+	    "shard to be ready... rank=0\n"
+	    "2024-05-01T10:00:01.100000Z  INFO shard-manager: text_generation_launcher: Waiting for "
+	    "shard to be ready... rank=3\n"
+	    "2024-05-01T10:00:04.200000Z ERROR shard-manager: text_generation_launcher: Shard process "
+	    "was signaled to shutdown with signal 7 rank=3\n"
+	    "2024-05-01T10:00:04.300000Z ERROR text_generation_launcher: Shard 3 failed to start\n"
+	    "Error: ShardCannotStart\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 3);
+	assert_string_equal(an->diags[0].entry->id, "nccl-shm-exhausted");
+	done(&t);
+}
+
 /* oneCCL's finalize failing to remove its keys (the store's process
  * gone) after a worker died is that end's fallout: the dead worker is
  * the failure, no bootstrap problem. */
@@ -3456,6 +3482,7 @@ main(void)
 		cmocka_unit_test(test_deepep_cpu_timeout_is_a_wait),
 		cmocka_unit_test(test_script_not_found_is_a_failure),
 		cmocka_unit_test(test_torch_shm_file_not_disk),
+		cmocka_unit_test(test_tgi_shard_names_rank),
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
 		cmocka_unit_test(test_ompi_crash_block_by_process),
