@@ -2743,6 +2743,36 @@ test_tgi_shard_names_rank(void **state)
 	done(&t);
 }
 
+/* gloo's bootstrap in its own words: an interface this host does not
+ * have (the rank cannot join), and Horovod's gloo rendezvous that timed
+ * out waiting for its workers (a wait, whose abort is its end, no native
+ * crash of its own). */
+static void
+test_gloo_bootstrap_words(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "train.log",
+	    "[1,5]<stderr>:terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+	    "[1,5]<stderr>:  what():  [enforce fail at /src/gloo/transport/tcp/device.cc:83] "
+	    "ifa != nullptr. Unable to find address for: ens7f1\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_non_null(an->initiating);
+	assert_int_equal(an->initiating->rank, 5);
+	assert_string_equal(an->diags[0].entry->id, "nccl-bootstrap-failure");
+	done(&t);
+	an = analyse_log(&t, "worker.log",
+	    "terminate called after throwing an instance of 'gloo::IoException'\n"
+	    "  what():  [/src/horovod/common/gloo/http_store.cc:57] Wait timeout after 30 seconds "
+	    "for key(s): rank_2\n"
+	    "*** SIGABRT received at time=1700000000 on cpu 3 ***\n");
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_string_equal(an->diags[0].entry->id, "rendezvous-failure");
+	done(&t);
+}
+
 /* oneCCL's finalize failing to remove its keys (the store's process
  * gone) after a worker died is that end's fallout: the dead worker is
  * the failure, no bootstrap problem. */
@@ -3483,6 +3513,7 @@ main(void)
 		cmocka_unit_test(test_script_not_found_is_a_failure),
 		cmocka_unit_test(test_torch_shm_file_not_disk),
 		cmocka_unit_test(test_tgi_shard_names_rank),
+		cmocka_unit_test(test_gloo_bootstrap_words),
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
 		cmocka_unit_test(test_ompi_crash_block_by_process),
