@@ -1182,11 +1182,13 @@ header_iso(const char *p, size_t n, struct header *h)
 
 	if ((d = stamp_parse_iso(p, n, &h->c)) == 0)
 		return 0;
-	if (d < n && p[d] != ' ' && p[d] != '\t' && p[d] != ']' && p[d] != '|')
+	/* (a collector's "2021-03-10T13:22:37.482Z: " ends it with a colon) */
+	if (d < n && p[d] != ' ' && p[d] != '\t' && p[d] != ']' && p[d] != '|' &&
+	    !(p[d] == ':' && d + 1 < n && p[d + 1] == ' '))
 		return 0;
 	h->has_time = 1;
 	i = d;
-	if (i < n && p[i] == ']')
+	if (i < n && (p[i] == ']' || p[i] == ':'))
 		i++;
 	i += skip_separators(p + i, n - i);
 	d = skip_level_word(p + i, n - i);

@@ -724,6 +724,11 @@ test_level_in_message(void **state)
 	msg_is("Container failed !!!");
 	assert_int_equal(ln.sev, 'E');
 	day_is(2022, 11, 21);
+	/* a collector's time ended by a colon, then Open MPI's tag */
+	parse("2021-03-10T13:22:37.483Z: [1,3]<stderr>:OSError: cannot identify image file");
+	msg_is("OSError: cannot identify image file");
+	assert_int_equal(ln.rank, 3);
+	day_is(2021, 3, 10);
 	/* the logger's name before the level (the logging cookbook's
 	 * "%(asctime)s - %(name)s - %(levelname)s - %(message)s") */
 	parse("2025-10-31 03:11:02,474 - my_trainer.ckpt - ERROR - [rank7]: AssertionError");
