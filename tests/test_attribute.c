@@ -2773,6 +2773,34 @@ test_gloo_bootstrap_words(void **state)
 	done(&t);
 }
 
+/* A paste that ends in a native backtrace without debug info (glibc's
+ * backtrace_symbols, as UCX prints it) lost the crash's header: a native
+ * crash, weakly; frames with the run going on after them are not one. */
+static void
+test_backtrace_symbols_at_end(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	static const char *const frames =
+	    " 3  /opt/lib/libuct.so.0(uct_tcp_ep_am_bcopy+0x8d) [0x7fc4604d557d]\n"
+	    " 4  /opt/lib/libucp.so.0(+0x916e6) [0x7fc4430116e6]\n"
+	    " 5  /opt/lib/libucp.so.0(ucp_worker_progress+0x7a) [0x7fc442fe8b7a]\n";
+	char *text;
+
+	(void)state;
+	an = analyse_log(&t, "worker.log", frames);
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->diags[0].entry->id, "segfault");
+	done(&t);
+	text = xstrdup_test(frames,
+	    "2024-05-01 10:00:00,000 INFO step 10 loss 2.31\n"
+	    "2024-05-01 10:00:05,000 INFO step 20 loss 2.20\n");
+	an = analyse_log(&t, "worker.log", text);
+	assert_int_not_equal(an->verdict, VERDICT_FAILURE);
+	free(text);
+	done(&t);
+}
+
 /* oneCCL's finalize failing to remove its keys (the store's process
  * gone) after a worker died is that end's fallout: the dead worker is
  * the failure, no bootstrap problem. */
@@ -3514,6 +3542,7 @@ main(void)
 		cmocka_unit_test(test_torch_shm_file_not_disk),
 		cmocka_unit_test(test_tgi_shard_names_rank),
 		cmocka_unit_test(test_gloo_bootstrap_words),
+		cmocka_unit_test(test_backtrace_symbols_at_end),
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
 		cmocka_unit_test(test_ompi_crash_block_by_process),
