@@ -55,6 +55,45 @@ render(struct run *r, const char *fmt, struct buf *out)
 	assert_true(out->len > 0);
 }
 
+/* A run of one rank's log LOG read with the one entry RULE, scanned; its
+ * rulebook and folders for rule_run_free. */
+struct rule_run {
+	struct rulebook	*rb;
+	char		*rdir, *dir;
+	struct run	*r;
+};
+
+static void
+rule_run(struct rule_run *rr, const char *rule, const char *log)
+{
+	struct notes ns;
+	const char *paths[1];
+	char *why = NULL;
+
+	rr->rb = rulebook_new();
+	rr->rdir = tu_tmpdir();
+	rr->dir = tu_tmpdir();
+	TU_WRITE(rr->rdir, "rule.yaml", rule);
+	notes_init(&ns);
+	assert_int_equal(rulebook_load_dir(rr->rb, rr->rdir, &ns), 0);
+	rulebook_finish(rr->rb, &ns);
+	notes_release(&ns);
+	TU_WRITE(rr->dir, "rank0.log", log);
+	paths[0] = rr->dir;
+	rr->r = run_new(rr->rb, paths, 1, NULL, &why);
+	assert_non_null(rr->r);
+	run_scan(rr->r, 1);
+}
+
+static void
+rule_run_free(struct rule_run *rr)
+{
+	run_free(rr->r);
+	rulebook_free(rr->rb);
+	tu_rmdir(rr->dir);
+	tu_rmdir(rr->rdir);
+}
+
 static void
 test_text_and_markdown_are_safe(void **state)
 {
@@ -163,30 +202,21 @@ test_lines_read_back(void **state)
 	static const char log[] =
 	    "[2024-03-02 10:00:05,000] [INFO] [t.py:1:f] BOOM first\n"
 	    "[2024-03-02 10:00:06,000] [INFO] [t.py:1:f] BANG second\n";
-	struct notes ns;
-	struct rulebook *rb = rulebook_new();
-	char *rdir = tu_tmpdir(), *dir = tu_tmpdir(), *why = NULL, *after;
-	const char *paths[1] = { dir };
+	struct rule_run rr;
 	struct run *r;
+	char *after;
 	struct buf out = BUF_INIT;
 
 	(void)state;
-	TU_WRITE(rdir, "two.yaml", rule);
-	notes_init(&ns);
-	assert_int_equal(rulebook_load_dir(rb, rdir, &ns), 0);
-	rulebook_finish(rb, &ns);
-	notes_release(&ns);
-	TU_WRITE(dir, "rank0.log", log);
-	r = run_new(rb, paths, 1, NULL, &why);
-	assert_non_null(r);
-	run_scan(r, 1);
+	rule_run(&rr, rule, log);
+	r = rr.r;
 	render(r, "json", &out);
 	assert_non_null(strstr(out.s, "\"text\": \"[2024-03-02 10:00:05,000] [INFO] [t.py:1:f] BOOM first\""));
 	assert_non_null(strstr(out.s, "\"text\": \"[2024-03-02 10:00:06,000] [INFO] [t.py:1:f] BANG second\""));
 	/* the same length, other bytes: copytruncate and a new writer */
 	after = strdup(log);
 	after[strlen(after) - 3] = 'X';
-	TU_WRITE(dir, "rank0.log", after);
+	TU_WRITE(rr.dir, "rank0.log", after);
 	render(r, "json", &out);
 	assert_non_null(strstr(out.s, "BOOM first"));	/* kept */
 	assert_null(strstr(out.s, "BANG second"));
@@ -197,10 +227,7 @@ test_lines_read_back(void **state)
 	assert_non_null(strstr(out.s, "no longer in its file"));
 	free(after);
 	buf_release(&out);
-	run_free(r);
-	rulebook_free(rb);
-	tu_rmdir(dir);
-	tu_rmdir(rdir);
+	rule_run_free(&rr);
 }
 
 static size_t
@@ -224,36 +251,21 @@ test_line_read_twice_shown_once(void **state)
 	    "signatures:\n"
 	    "  - {id: boom, role: initiating, pattern: 'BOOM (?<what>\\w+)'}\n"
 	    "  - {id: boom-again, role: initiating, pattern: 'BOOM \\w+ at (?<where>\\w+)'}\n";
-	struct notes ns;
-	struct rulebook *rb = rulebook_new();
-	char *rdir = tu_tmpdir(), *dir = tu_tmpdir(), *why = NULL;
-	const char *paths[1] = { dir };
-	struct run *r;
+	struct rule_run rr;
 	struct buf out = BUF_INIT;
 
 	(void)state;
-	TU_WRITE(rdir, "two.yaml", rule);
-	notes_init(&ns);
-	assert_int_equal(rulebook_load_dir(rb, rdir, &ns), 0);
-	rulebook_finish(rb, &ns);
-	notes_release(&ns);
-	TU_WRITE(dir, "rank0.log", "[2024-03-02 10:00:05,000] [INFO] [t.py:1:f] BOOM first at start\n");
-	r = run_new(rb, paths, 1, NULL, &why);
-	assert_non_null(r);
-	run_scan(r, 1);
-	render(r, "json", &out);
+	rule_run(&rr, rule, "[2024-03-02 10:00:05,000] [INFO] [t.py:1:f] BOOM first at start\n");
+	render(rr.r, "json", &out);
 	assert_non_null(strstr(out.s, "\"signature\": \"boom\","));
 	assert_non_null(strstr(out.s, "\"signature\": \"boom-again\","));
-	render(r, "text", &out);
+	render(rr.r, "text", &out);
 	/* the initiating event, and once among the evidence */
 	assert_int_equal(count_of(out.s, "BOOM first at start"), 2);
-	render(r, "markdown", &out);
+	render(rr.r, "markdown", &out);
 	assert_int_equal(count_of(out.s, "| `rank0.log:1` |"), 2);	/* the same */
 	buf_release(&out);
-	run_free(r);
-	rulebook_free(rb);
-	tu_rmdir(dir);
-	tu_rmdir(rdir);
+	rule_run_free(&rr);
 }
 
 /* The exposition on a fixed clock: the families and their values, the
