@@ -2801,6 +2801,28 @@ test_backtrace_symbols_at_end(void **state)
 	done(&t);
 }
 
+/* mpirun's banner that a process of the job exited non-zero is a failure
+ * even where the paste lost the block that says which process: never a
+ * healthy run. */
+static void
+test_mpirun_abort_banner(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+
+	(void)state;
+	an = analyse_log(&t, "job.log",
+	    "starting worker\n"
+	    "starting worker\n"
+	    "--------------------------------------------------------------------------\n"
+	    "Primary job  terminated normally, but 1 process returned\n"
+	    "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+	    "--------------------------------------------------------------------------\n");
+	assert_int_equal(an->verdict, VERDICT_FAILURE);
+	assert_string_equal(an->diags[0].entry->id, "rank-exception");
+	done(&t);
+}
+
 /* oneCCL's finalize failing to remove its keys (the store's process
  * gone) after a worker died is that end's fallout: the dead worker is
  * the failure, no bootstrap problem. */
@@ -3543,6 +3565,7 @@ main(void)
 		cmocka_unit_test(test_tgi_shard_names_rank),
 		cmocka_unit_test(test_gloo_bootstrap_words),
 		cmocka_unit_test(test_backtrace_symbols_at_end),
+		cmocka_unit_test(test_mpirun_abort_banner),
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
 		cmocka_unit_test(test_ompi_crash_block_by_process),
