@@ -726,6 +726,30 @@ ranks_compress(const int *ranks, size_t n)
 }
 
 char *
+analysis_lead_suspects(const struct analysis *an, size_t *n)
+{
+	int *v;
+	size_t k = 0;
+	char *list, *s;
+
+	*n = 0;
+	if (an->nsuspects == 0)
+		return xstrdup("");
+	v = xmalloc(sizeof *v * an->nsuspects);
+	while (k < an->nsuspects && an->suspects[k].score >= an->suspects[0].score) {
+		v[k] = an->suspects[k].rank;
+		k++;
+	}
+	qsort(v, k, sizeof *v, incident_int_cmp);
+	list = ranks_compress(v, k);
+	s = xasprintf("rank%s %s", k == 1 ? "" : "s", list);
+	free(list);
+	free(v);
+	*n = k;
+	return s;
+}
+
+char *
 incident_ranks_with_role(const struct incident *in, enum rank_role r)
 {
 	int *v = xmalloc(sizeof *v * (in->rank_n + 1));

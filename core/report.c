@@ -158,9 +158,14 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 		if (an->verdict == VERDICT_FAILURE)
 			buf_adds(b, an->stopped ? "  only teardown, no cause shown" :
 			    "  only fallout, no cause shown");
-		if (an->nsuspects > 0)
-			buf_printf(b, "%ssuspect rank %d", an->verdict == VERDICT_FAILURE ?
-			    "; " : "  ", an->suspects[0].rank);
+		if (an->nsuspects > 0) {
+			size_t n;
+			char *lead = analysis_lead_suspects(an, &n);
+
+			buf_printf(b, "%ssuspect %s", an->verdict == VERDICT_FAILURE ? "; " : "  ",
+			    lead);
+			free(lead);
+		}
 	}
 	buf_printf(b, "  (confidence %s)\n", an->confidence);
 	buf_adds(b, "  ");

@@ -354,12 +354,12 @@ suspects_score(struct incident *in, struct analysis *an, struct passes *p)
 	 * leaves out. (missing_counts: at least half the world wrote, so
 	 * this walk costs no more than the ranks that did.) */
 	if (an->world > 0 && missing_counts)
-		for (wr = 0; wr < an->world && wr < in->top; wr++) {
+		for (wr = 0; wr < an->world; wr++) {
 			const struct rankstate *rs = incident_rank(in, wr);
 
 			if ((rs == NULL || rs->lines == 0) &&
 			    incident_first_of_rank(in, wr, incident_want_trouble) == NULL)
-				suspect_add(in, p, wr, 1, "wrote nothing at all");
+				suspect_add_below(p, wr, an->world, 1, "wrote nothing at all");
 		}
 	for (i = 0; i < in->rank_n; i++) {
 		struct rankstate *rs = in->rank_v[i];

@@ -473,10 +473,22 @@ verdict_explain(struct incident *in, struct analysis *an, struct passes *p)
 		}
 		if (an->nsuspects > 0) {
 			const struct suspect *s = &an->suspects[0];
+			size_t n, k;
+			char *lead = analysis_lead_suspects(an, &n);
 
-			buf_printf(&reason, "; rank %d is the likeliest culprit: %s", s->rank,
-			    s->reason);
-			if (an->nsuspects > 1 && an->suspects[1].score >= s->score)
+			for (k = 1; k < n && an->suspects[k].reason == s->reason; k++)
+				;
+			if (n == 1)
+				buf_printf(&reason, "; rank %d is the likeliest culprit: %s", s->rank,
+				    s->reason);
+			else if (k == n)	/* (the same reason for each) */
+				buf_printf(&reason, "; %s tie as the likeliest culprits: %s", lead,
+				    s->reason);
+			else
+				buf_printf(&reason, "; %s tie as the likeliest culprits (rank %d: %s)",
+				    lead, s->rank, s->reason);
+			free(lead);
+			if (n > 1)
 				an->confidence = "low";
 			else
 				an->confidence = s->score >= 4 ? "medium" : "low";

@@ -2823,6 +2823,38 @@ test_mpirun_abort_banner(void **state)
 	done(&t);
 }
 
+/* The run establishes its world (NCCL's communicator of 8) and half of it
+ * wrote, every one of them timed out: the four ranks above the highest
+ * that wrote are missing as the ranks below it would be, suspects; and as
+ * they tie, no one of them is called likelier than the others. */
+static void
+test_missing_ranks_above_highest(void **state)
+{
+	struct tcase t = { NULL, NULL };
+	const struct analysis *an;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		buf_printf(&b, "[rank%zu]:node-a:10%zu:10%zu [%zu] NCCL INFO comm 0x55a%zu rank %zu "
+		    "nranks 8 cudaDev %zu nvmlDev %zu busId 1000 commId 0x77 - Init COMPLETE\n"
+		    "[rank%zu]:[E1105 10:30:00.123456789 ProcessGroupNCCL.cpp:632] [Rank %zu] "
+		    "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, "
+		    "OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, Timeout(ms)=1800000) ran for "
+		    "1800012 milliseconds before timing out.\n", i, i, i, i, i, i, i, i, i, i);
+	an = analyse_log(&t, "job.log", b.s);
+	assert_int_equal(an->verdict, VERDICT_HANG);
+	assert_int_equal(an->world, 8);
+	assert_int_equal(an->nsuspects, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(an->suspects[i].rank, (int)(4 + i));
+	assert_non_null(strstr(an->reason, "ranks 4-7 tie as the likeliest culprits"));
+	assert_string_equal(an->confidence, "low");
+	done(&t);
+	buf_release(&b);
+}
+
 /* oneCCL's finalize failing to remove its keys (the store's process
  * gone) after a worker died is that end's fallout: the dead worker is
  * the failure, no bootstrap problem. */
@@ -3566,6 +3598,7 @@ main(void)
 		cmocka_unit_test(test_gloo_bootstrap_words),
 		cmocka_unit_test(test_backtrace_symbols_at_end),
 		cmocka_unit_test(test_mpirun_abort_banner),
+		cmocka_unit_test(test_missing_ranks_above_highest),
 		cmocka_unit_test(test_line_cut_at_column),
 		cmocka_unit_test(test_seq_far_apart_not_compared),
 		cmocka_unit_test(test_ompi_crash_block_by_process),

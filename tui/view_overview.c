@@ -166,10 +166,10 @@ draw_verdict(struct tui *t)
 	static const char *const word[] = { "HEALTHY", "FAILURE", "HANG" };
 	static const enum theme_role role[] = { TR_HEALTHY_VERDICT, TR_FAILURE, TR_HANG };
 	const char *dot = t->utf8 ? "\xc2\xb7" : "-";
-	char claim[512], when[40], conf[128], coll[64], rd[96];
+	char claim[512], when[40], conf[128], coll[64], rd[96], *lead;
 	struct strlist l = { NULL, 0 };
 	int x, room, full;
-	size_t i;
+	size_t i, nlead;
 
 	if (t->loading)
 		snprintf(rd, sizeof rd, "  %s reading %zu of %zu files", dot,
@@ -188,6 +188,7 @@ draw_verdict(struct tui *t)
 	if (t->loading)
 		x += tui_puts(t, 1, 1 + x, 10, " so far", TR_DIM);
 	x += 3;
+	lead = analysis_lead_suspects(an, &nlead);
 	if (an->initiating != NULL && an->initiating->rank >= 0) {
 		stamp_format(&an->initiating->ts, 0, when, sizeof when);
 		full = snprintf(claim, sizeof claim, "rank %d first: %s at %s", an->initiating->rank,
@@ -196,19 +197,19 @@ draw_verdict(struct tui *t)
 		full = snprintf(claim, sizeof claim, "%s (no rank named)",
 		    an->initiating->sig->entry->title);
 	else if (an->verdict == VERDICT_HANG && an->nsuspects > 0)
-		full = snprintf(claim, sizeof claim, "no rank failed; suspect rank %d",
-		    an->suspects[0].rank);
+		full = snprintf(claim, sizeof claim, "no rank failed; suspect %s", lead);
 	else if (an->verdict == VERDICT_HANG)
 		full = snprintf(claim, sizeof claim, "no rank failed and none stands out");
 	else if (an->verdict == VERDICT_FAILURE && an->stopped)
 		full = snprintf(claim, sizeof claim, "only teardown; the cause is not in these logs");
 	else if (an->verdict == VERDICT_FAILURE && an->nsuspects > 0)
-		full = snprintf(claim, sizeof claim, "only fallout, no cause shown; suspect rank %d",
-		    an->suspects[0].rank);
+		full = snprintf(claim, sizeof claim, "only fallout, no cause shown; suspect %s",
+		    lead);
 	else if (an->verdict == VERDICT_FAILURE)
 		full = snprintf(claim, sizeof claim, "only fallout; the cause is not in these logs");
 	else
 		full = snprintf(claim, sizeof claim, "no failure, no stall");
+	free(lead);
 	snprintf(conf, sizeof conf, "  %s %s confidence", dot, an->confidence);
 	coll[0] = '\0';
 	if (an->role_count[RR_COLLATERAL] > 0)
