@@ -59,7 +59,7 @@ outweighed(const struct incident *in, const struct analysis *an, size_t k)
 	for (j = k > 0 ? k - 1 : 0; j <= k + 1 && j < in->nevents; j++) {
 		const struct event *o = in->events[j];
 
-		if (j != k && o->lineno == ev->lineno && o->where == ev->where &&
+		if (j != k && event_same_line(o, ev) &&
 		    o->sig->role == ev->sig->role && o->sig->entry != ev->sig->entry &&
 		    signature_outweighs(o->sig, ev->sig) && !o->sig->only_at_end)
 			return 1;

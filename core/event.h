@@ -148,6 +148,12 @@ event_file(const struct event *ev)
 {
 	return ev->where->name;
 }
+/* Do two events read the same line (of the same source)? */
+static inline int
+event_same_line(const struct event *a, const struct event *b)
+{
+	return a->where == b->where && a->lineno == b->lineno;
+}
 /* (Nothing for an event in an arena: the arena frees it; a pool's goes
  * back to its pool with event_put.) */
 void		 event_free(struct event *ev);

@@ -928,7 +928,7 @@ incident_first_of_rank(const struct incident *in, int rank, int (*want)(const st
 		else if (incident_time_quality(ev) == incident_time_quality(best)) {
 			/* Two signatures on one line: the weightier (more
 			 * specific) one speaks for it. */
-			if (event_file(ev) == event_file(best) && ev->lineno == best->lineno) {
+			if (event_same_line(ev, best)) {
 				if (ev->sig->weight > best->sig->weight)
 					best = ev;
 			} else if (event_cmp_time(ev, best) < 0)

@@ -208,8 +208,7 @@ set_aside(const struct aside *a, const struct event *ev)
 static int
 same_line_generic(const struct event *a, const struct event *b)
 {
-	return event_file(a) == event_file(b) && a->lineno == b->lineno &&
-	    a->sig->generic != b->sig->generic;
+	return event_same_line(a, b) && a->sig->generic != b->sig->generic;
 }
 
 /* Does ev speak for its rank's failure over best, a few lines or seconds
@@ -419,7 +418,7 @@ waited(const struct incident *in, size_t k)
 		return 0;
 	for (j = k > 0 ? k - 1 : 0; j <= k + 1 && j < in->nevents; j++)
 		if (in->events[j]->sig->last_resort && !signature_is_lone(in->events[j]->sig) &&
-		    in->events[j]->lineno == ev->lineno && in->events[j]->where == ev->where)
+		    event_same_line(in->events[j], ev))
 			return 0;
 	return 1;
 }

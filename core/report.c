@@ -134,7 +134,7 @@ shown_by_another(const struct diagnosis *d, size_t j)
 	for (k = 0; k < d->nevidence; k++) {
 		const struct event *o = d->evidence_events[k];
 
-		if (k == j || o->lineno != e->lineno || strcmp(event_file(o), event_file(e)) != 0)
+		if (k == j || !event_same_line(o, e))
 			continue;
 		if ((o->rank >= 0) != (e->rank >= 0) ? o->rank >= 0 : k < j)
 			return 1;
