@@ -732,7 +732,8 @@ analysis_lead_suspects(const struct analysis *an, size_t *n)
 	size_t k = 0;
 	char *list, *s;
 
-	*n = 0;
+	if (n != NULL)
+		*n = 0;
 	if (an->nsuspects == 0)
 		return xstrdup("");
 	v = xmalloc(sizeof *v * an->nsuspects);
@@ -745,7 +746,8 @@ analysis_lead_suspects(const struct analysis *an, size_t *n)
 	s = xasprintf("rank%s %s", k == 1 ? "" : "s", list);
 	free(list);
 	free(v);
-	*n = k;
+	if (n != NULL)
+		*n = k;
 	return s;
 }
 

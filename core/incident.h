@@ -330,7 +330,7 @@ char		*incident_ranks_with_role(const struct incident *in, enum rank_role r);
 char		*ranks_compress(const int *ranks, size_t n);
 /* The suspects that share the first one's score, as the report names them
  * ("rank 4", "ranks 4-7"): no one of ranks that tie is called likelier
- * than the others. *n gets how many; caller frees. */
+ * than the others. *n (if n is not NULL) gets how many; caller frees. */
 char		*analysis_lead_suspects(const struct analysis *an, size_t *n);
 
 #endif

@@ -159,8 +159,7 @@ render_text(struct run *r, const struct analysis *an, struct buf *b)
 			buf_adds(b, an->stopped ? "  only teardown, no cause shown" :
 			    "  only fallout, no cause shown");
 		if (an->nsuspects > 0) {
-			size_t n;
-			char *lead = analysis_lead_suspects(an, &n);
+			char *lead = analysis_lead_suspects(an, NULL);
 
 			buf_printf(b, "%ssuspect %s", an->verdict == VERDICT_FAILURE ? "; " : "  ",
 			    lead);

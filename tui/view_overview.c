@@ -169,7 +169,7 @@ draw_verdict(struct tui *t)
 	char claim[512], when[40], conf[128], coll[64], rd[96], *lead;
 	struct strlist l = { NULL, 0 };
 	int x, room, full;
-	size_t i, nlead;
+	size_t i;
 
 	if (t->loading)
 		snprintf(rd, sizeof rd, "  %s reading %zu of %zu files", dot,
@@ -188,7 +188,7 @@ draw_verdict(struct tui *t)
 	if (t->loading)
 		x += tui_puts(t, 1, 1 + x, 10, " so far", TR_DIM);
 	x += 3;
-	lead = analysis_lead_suspects(an, &nlead);
+	lead = analysis_lead_suspects(an, NULL);
 	if (an->initiating != NULL && an->initiating->rank >= 0) {
 		stamp_format(&an->initiating->ts, 0, when, sizeof when);
 		full = snprintf(claim, sizeof claim, "rank %d first: %s at %s", an->initiating->rank,
